@@ -1,0 +1,1 @@
+//! nphase-epa: to be filled by a later issue.

@@ -1,0 +1,1 @@
+//! nphase-gjk: to be filled by a later issue.

@@ -1,0 +1,114 @@
+//! The scalar trait and its per-precision tolerances.
+
+use core::fmt::{Debug, Display};
+
+use nalgebra::RealField;
+use num_traits::Float;
+
+/// The scalar type of every nphase computation: `f32` or `f64`.
+///
+/// It combines nalgebra's [`RealField`] (so nalgebra vectors and isometries work) with
+/// num-traits' [`Float`] (so generic numeric code written against num-traits works). The
+/// tolerances that depend on the precision live in [`Real::TOLERANCES`]; nothing in nphase hard
+/// codes an epsilon for one precision only.
+pub trait Real: RealField + Float + Copy + Send + Sync + Debug + Display + 'static {
+    /// The tolerances for this precision.
+    const TOLERANCES: Tolerances<Self>;
+
+    /// Converts an `f64` literal or value to this precision (rounding to nearest for `f32`).
+    fn lit(value: f64) -> Self;
+
+    /// Widens (or keeps) this value as an `f64`; exact for both precisions.
+    fn as_f64(self) -> f64;
+}
+
+/// Tolerances that depend on the floating-point precision.
+///
+/// All of them are *relative*: each algorithm multiplies them by a length (or length squared)
+/// taken from the problem at hand, so that a 0.1 m pair and a 1 km pair behave the same.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tolerances<T> {
+    /// Machine epsilon of the precision (the spacing of floats at 1.0).
+    pub epsilon: T,
+    /// GJK stops when the duality gap `‖v‖ − (v·w)/‖v‖` falls below this fraction of `‖v‖`
+    /// (with an absolute floor of this fraction of the shapes' size).
+    pub gjk_relative_gap: T,
+    /// EPA stops when the gap between the best support plane and the closest polytope face falls
+    /// below this fraction of the current depth estimate (floored by the shapes' size).
+    pub epa_relative_gap: T,
+    /// Relative size below which a simplex or polytope feature counts as degenerate
+    /// (zero length, area or volume), measured against the feature's own extent.
+    pub degenerate: T,
+    /// Two support values closer than this fraction of the shape's size count as a tie when
+    /// picking a supporting feature (face, edge or vertex).
+    pub feature_tie: T,
+}
+
+impl Real for f32 {
+    const TOLERANCES: Tolerances<f32> = Tolerances {
+        epsilon: f32::EPSILON,
+        gjk_relative_gap: 1.0e-6,
+        epa_relative_gap: 1.0e-6,
+        degenerate: 1.0e-6,
+        feature_tie: 1.0e-4,
+    };
+
+    #[inline]
+    fn lit(value: f64) -> f32 {
+        value as f32
+    }
+
+    #[inline]
+    fn as_f64(self) -> f64 {
+        f64::from(self)
+    }
+}
+
+impl Real for f64 {
+    const TOLERANCES: Tolerances<f64> = Tolerances {
+        epsilon: f64::EPSILON,
+        gjk_relative_gap: 1.0e-12,
+        epa_relative_gap: 1.0e-12,
+        degenerate: 1.0e-12,
+        feature_tie: 1.0e-6,
+    };
+
+    #[inline]
+    fn lit(value: f64) -> f64 {
+        value
+    }
+
+    #[inline]
+    fn as_f64(self) -> f64 {
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hypot<T: Real>(a: T, b: T) -> T {
+        Float::sqrt(a * a + b * b)
+    }
+
+    #[test]
+    fn generic_code_runs_in_both_precisions() {
+        assert_eq!(hypot(3.0f32, 4.0), 5.0);
+        assert_eq!(hypot(3.0f64, 4.0), 5.0);
+        assert_eq!(f32::lit(0.1), 0.1f32);
+        assert_eq!(0.1f32.as_f64(), f64::from(0.1f32));
+    }
+
+    #[test]
+    fn tolerances_are_ordered_sensibly() {
+        fn check<T: Real>() {
+            let t = T::TOLERANCES;
+            assert!(t.epsilon < t.gjk_relative_gap);
+            assert!(t.epsilon < t.degenerate);
+            assert!(t.gjk_relative_gap < t.feature_tie);
+        }
+        check::<f32>();
+        check::<f64>();
+    }
+}

@@ -1,0 +1,1 @@
+//! nphase-pipeline: to be filled by a later issue.

@@ -1,0 +1,2 @@
+//! nphase: re-exports.
+pub use nphase_math as math;
