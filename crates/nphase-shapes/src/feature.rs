@@ -110,3 +110,9 @@ pub trait FeatureMap<T: Real>: SupportMap<T> {
 /// support plane by more than `0.035 × size` are not mistaken for contact (the manifold stage
 /// also drops points beyond the prediction distance).
 pub const FLAT_FEATURE_ANGLE: f64 = 0.035;
+
+/// `dir` normalised, or the +y axis when `dir` is zero or not finite — the fallback every shape
+/// uses so that a zero direction never produces NaN.
+pub(crate) fn unit_or_y<T: Real>(dir: &Vector<T>) -> UnitVector<T> {
+    nphase_math::normalize_robust(dir).unwrap_or_else(Vector::y_axis)
+}

@@ -1,0 +1,94 @@
+//! The cuboid (box): `|x_i| ≤ half_extents_i` in its local frame.
+
+use nphase_math::{Point, Real, Vector};
+use num_traits::Float;
+
+use crate::error::check_size;
+use crate::feature::unit_or_y;
+use crate::{FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap, SupportVertex, VertexId};
+
+/// An axis-aligned box centred on the local origin.
+///
+/// Vertex `i` (0..8) has coordinate `x_k = −half_extents_k` where bit `k` of `i` is set, else
+/// `+half_extents_k`. Face `2k` has outward normal `+e_k`, face `2k + 1` has `−e_k`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cuboid<T: Real> {
+    half_extents: Vector<T>,
+}
+
+impl<T: Real> Cuboid<T> {
+    /// A box with the given half-extents (each finite and ≥ 0; zero gives a flat box).
+    pub fn new(half_extents: Vector<T>) -> Result<Self, ShapeError> {
+        for (name, value) in ["half_extents.x", "half_extents.y", "half_extents.z"]
+            .iter()
+            .zip(half_extents.iter())
+        {
+            check_size("cuboid", name, *value)?;
+        }
+        Ok(Cuboid { half_extents })
+    }
+
+    /// The half-extents.
+    pub fn half_extents(&self) -> Vector<T> {
+        self.half_extents
+    }
+
+    /// Vertex `id` (0..8), numbered as in the type's doc.
+    pub fn vertex(&self, id: u32) -> Point<T> {
+        let h = self.half_extents;
+        let sign = |bit: u32| if id & (1 << bit) != 0 { -T::one() } else { T::one() };
+        Point::new(h.x * sign(0), h.y * sign(1), h.z * sign(2))
+    }
+
+    /// The four vertex ids of face `face` (0..6), counter-clockwise seen from outside.
+    pub fn face_vertex_ids(face: u32) -> [u32; 4] {
+        // Each face fixes one bit (its axis); the loop walks the other two bits in an order that
+        // turns counter-clockwise about the outward normal: for +x (bit 0 clear) the loop is
+        // (+y+z) → (−y+z) → (−y−z) → (+y−z) in (y, z), and so on cyclically.
+        let axis = face / 2;
+        let negative = face % 2 == 1;
+        let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
+        let fixed = if negative { 1 << axis } else { 0 };
+        let corner = |su: bool, sv: bool| fixed | (u32::from(su) << u) | (u32::from(sv) << v);
+        let ccw = [corner(false, false), corner(true, false), corner(true, true), corner(false, true)];
+        if negative {
+            [ccw[0], ccw[3], ccw[2], ccw[1]]
+        } else {
+            ccw
+        }
+    }
+}
+
+impl<T: Real> SupportMap<T> for Cuboid<T> {
+    /// The vertex in the octant of `dir`; a zero component picks the positive side.
+    fn local_support_point(&self, dir: &Vector<T>) -> Point<T> {
+        self.local_support_vertex(dir, VertexId::NONE).point
+    }
+
+    fn local_support_vertex(&self, dir: &Vector<T>, _hint: VertexId) -> SupportVertex<T> {
+        let id = dir
+            .iter()
+            .enumerate()
+            .fold(0u32, |id, (k, d)| id | (u32::from(Float::is_sign_negative(*d)) << k));
+        SupportVertex {
+            point: self.vertex(id),
+            id: VertexId(id),
+        }
+    }
+}
+
+impl<T: Real> FeatureMap<T> for Cuboid<T> {
+    /// The face whose normal is closest to `dir` (the largest `|dir_k|`, lowest axis on ties).
+    fn local_support_feature(&self, dir: &Vector<T>, out: &mut SupportFeature<T>) {
+        let dir = unit_or_y(dir);
+        let axis = dir.iamax();
+        let negative = Float::is_sign_negative(dir[axis]);
+        let face = 2 * axis as u32 + u32::from(negative);
+        let mut normal = Vector::zeros();
+        normal[axis] = if negative { -T::one() } else { T::one() };
+        out.reset(FeatureId::Face(face), nphase_math::UnitVector::new_unchecked(normal));
+        for id in Self::face_vertex_ids(face) {
+            out.push(self.vertex(id), id);
+        }
+    }
+}

@@ -1,0 +1,54 @@
+//! Rounded shapes: a shape grown by a border radius (its Minkowski sum with a ball).
+
+use nphase_math::{Point, Real, UnitVector, Vector};
+
+use crate::error::check_size;
+use crate::feature::unit_or_y;
+use crate::{FeatureMap, ShapeError, SupportFeature, SupportMap};
+
+/// The shape `inner` grown by `border_radius` in every direction (parry3d's `RoundShape`). Its
+/// core is `inner` (and `inner`'s own core, if it has a radius too), so queries on it are exact.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Round<S, T: Real> {
+    inner: S,
+    border_radius: T,
+}
+
+impl<S, T: Real> Round<S, T> {
+    /// `inner` grown by `border_radius` (finite, ≥ 0).
+    pub fn new(inner: S, border_radius: T) -> Result<Self, ShapeError> {
+        check_size("round", "border_radius", border_radius)?;
+        Ok(Round { inner, border_radius })
+    }
+
+    /// The shape before rounding.
+    pub fn inner(&self) -> &S {
+        &self.inner
+    }
+
+    /// The border radius.
+    pub fn border_radius(&self) -> T {
+        self.border_radius
+    }
+}
+
+impl<S: SupportMap<T>, T: Real> SupportMap<T> for Round<S, T> {
+    /// The inner support point pushed out by the border radius along `dir` (zero `dir`: +y).
+    fn local_support_point(&self, dir: &Vector<T>) -> Point<T> {
+        self.local_support_point_toward(&unit_or_y(dir))
+    }
+
+    fn local_support_point_toward(&self, dir: &UnitVector<T>) -> Point<T> {
+        self.inner.local_support_point_toward(dir) + dir.into_inner() * self.border_radius
+    }
+}
+
+impl<S: FeatureMap<T>, T: Real> FeatureMap<T> for Round<S, T> {
+    /// The inner shape's feature pushed out by the border radius along its normal: the flat part
+    /// of the rounded surface over a face, or the rounded surface's point over an edge or vertex.
+    fn local_support_feature(&self, dir: &Vector<T>, out: &mut SupportFeature<T>) {
+        self.inner.local_support_feature(dir, out);
+        let offset = out.normal.into_inner() * self.border_radius;
+        out.translate(&offset);
+    }
+}

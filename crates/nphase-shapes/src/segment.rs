@@ -1,0 +1,90 @@
+//! The segment `[a, b]`.
+
+use nphase_math::{Point, Real, Vector};
+use num_traits::Float;
+
+use crate::error::check_finite_vector;
+use crate::feature::unit_or_y;
+use crate::{
+    FLAT_FEATURE_ANGLE, FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap,
+    SupportVertex, VertexId,
+};
+
+/// A line segment between two points of the local frame. Vertex 0 is `a`, vertex 1 is `b`.
+/// A zero-length segment is allowed (it is a point).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Segment<T: Real> {
+    a: Point<T>,
+    b: Point<T>,
+}
+
+impl<T: Real> Segment<T> {
+    /// The segment from `a` to `b` (both finite).
+    pub fn new(a: Point<T>, b: Point<T>) -> Result<Self, ShapeError> {
+        check_finite_vector("segment", "a", &a.coords)?;
+        check_finite_vector("segment", "b", &b.coords)?;
+        Ok(Segment { a, b })
+    }
+
+    /// Builds a segment from points already known to be finite (internal cores).
+    pub(crate) fn new_unchecked(a: Point<T>, b: Point<T>) -> Self {
+        Segment { a, b }
+    }
+
+    /// The first endpoint (vertex 0).
+    pub fn a(&self) -> Point<T> {
+        self.a
+    }
+
+    /// The second endpoint (vertex 1).
+    pub fn b(&self) -> Point<T> {
+        self.b
+    }
+}
+
+impl<T: Real> SupportMap<T> for Segment<T> {
+    /// The endpoint further along `dir`; `b` on a tie.
+    fn local_support_point(&self, dir: &Vector<T>) -> Point<T> {
+        self.local_support_vertex(dir, VertexId::NONE).point
+    }
+
+    fn local_support_vertex(&self, dir: &Vector<T>, _hint: VertexId) -> SupportVertex<T> {
+        if self.a.coords.dot(dir) > self.b.coords.dot(dir) {
+            SupportVertex { point: self.a, id: VertexId(0) }
+        } else {
+            SupportVertex { point: self.b, id: VertexId(1) }
+        }
+    }
+}
+
+impl<T: Real> FeatureMap<T> for Segment<T> {
+    /// `FeatureId::Edge(0)` (both endpoints) when `dir` is within [`FLAT_FEATURE_ANGLE`] of
+    /// perpendicular to the segment, else the support endpoint.
+    fn local_support_feature(&self, dir: &Vector<T>, out: &mut SupportFeature<T>) {
+        segment_feature(self.a, self.b, &unit_or_y(dir), out);
+    }
+}
+
+/// The supporting feature of segment `[a, b]` along unit `dir`: the edge when `dir` is nearly
+/// perpendicular to it, else the endpoint (shared with the capsule, whose core is a segment).
+pub(crate) fn segment_feature<T: Real>(
+    a: Point<T>,
+    b: Point<T>,
+    dir: &nphase_math::UnitVector<T>,
+    out: &mut SupportFeature<T>,
+) {
+    let ab = b - a;
+    let along = ab.dot(dir);
+    let flat = Float::abs(along) <= Float::sin(T::lit(FLAT_FEATURE_ANGLE)) * ab.norm();
+    out.reset(FeatureId::Edge(0), *dir);
+    if flat {
+        out.push(a, 0);
+        out.push(b, 1);
+    } else if along > T::zero() {
+        out.id = FeatureId::Vertex(1);
+        out.push(b, 1);
+    } else {
+        out.id = FeatureId::Vertex(0);
+        out.push(a, 0);
+    }
+}

@@ -1,0 +1,308 @@
+//! The `Shape` enum the pipeline dispatches on, and the core + radius decomposition.
+
+use std::sync::Arc;
+
+use nphase_math::{Isometry, Point, Real, UnitVector, Vector};
+use num_traits::Float;
+
+use crate::{
+    Aabb, Ball, Capsule, Cone, ConvexPolyhedron, Cuboid, Cylinder, FeatureMap, Round, Segment,
+    ShapeError, SupportFeature, SupportMap, SupportVertex, Triangle, VertexId,
+};
+
+/// Any nphase shape. Cheap to clone: the convex polyhedron and rounded shapes are shared
+/// behind an `Arc`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape<T: Real> {
+    /// A ball.
+    Ball(Ball<T>),
+    /// A box.
+    Cuboid(Cuboid<T>),
+    /// A capsule along y.
+    Capsule(Capsule<T>),
+    /// A cylinder along y.
+    Cylinder(Cylinder<T>),
+    /// A cone along y, apex up.
+    Cone(Cone<T>),
+    /// A segment.
+    Segment(Segment<T>),
+    /// A triangle.
+    Triangle(Triangle<T>),
+    /// The convex hull of a point cloud.
+    Convex(Arc<ConvexPolyhedron<T>>),
+    /// Another shape grown by a border radius.
+    Round(Arc<Round<Shape<T>, T>>),
+}
+
+/// The type of a [`Shape`], for dispatch tables, statistics and messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ShapeKind {
+    /// [`Shape::Ball`].
+    Ball,
+    /// [`Shape::Cuboid`].
+    Cuboid,
+    /// [`Shape::Capsule`].
+    Capsule,
+    /// [`Shape::Cylinder`].
+    Cylinder,
+    /// [`Shape::Cone`].
+    Cone,
+    /// [`Shape::Segment`].
+    Segment,
+    /// [`Shape::Triangle`].
+    Triangle,
+    /// [`Shape::Convex`].
+    Convex,
+    /// [`Shape::Round`].
+    Round,
+}
+
+impl ShapeKind {
+    /// The name used in scene files (`"ball"`, `"cuboid"`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            ShapeKind::Ball => "ball",
+            ShapeKind::Cuboid => "cuboid",
+            ShapeKind::Capsule => "capsule",
+            ShapeKind::Cylinder => "cylinder",
+            ShapeKind::Cone => "cone",
+            ShapeKind::Segment => "segment",
+            ShapeKind::Triangle => "triangle",
+            ShapeKind::Convex => "convex",
+            ShapeKind::Round => "round",
+        }
+    }
+}
+
+/// The core of a shape: the shape with its rounding radius taken off (see [`Shape::core`]).
+/// GJK and EPA run on cores, and the radius is added back to their answer, which makes balls,
+/// capsules and rounded shapes exact instead of approximated by their curved support function.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Core<'a, T: Real> {
+    /// The local origin (the core of a ball).
+    Point,
+    /// A segment (the core of a capsule).
+    Segment(Segment<T>),
+    /// A box.
+    Cuboid(Cuboid<T>),
+    /// A cylinder.
+    Cylinder(Cylinder<T>),
+    /// A cone.
+    Cone(Cone<T>),
+    /// A triangle.
+    Triangle(Triangle<T>),
+    /// A convex polyhedron.
+    Convex(&'a ConvexPolyhedron<T>),
+}
+
+impl<T: Real> Shape<T> {
+    /// Its type.
+    pub fn kind(&self) -> ShapeKind {
+        match self {
+            Shape::Ball(_) => ShapeKind::Ball,
+            Shape::Cuboid(_) => ShapeKind::Cuboid,
+            Shape::Capsule(_) => ShapeKind::Capsule,
+            Shape::Cylinder(_) => ShapeKind::Cylinder,
+            Shape::Cone(_) => ShapeKind::Cone,
+            Shape::Segment(_) => ShapeKind::Segment,
+            Shape::Triangle(_) => ShapeKind::Triangle,
+            Shape::Convex(_) => ShapeKind::Convex,
+            Shape::Round(_) => ShapeKind::Round,
+        }
+    }
+
+    /// The convex hull of `points` (see [`ConvexPolyhedron::from_points`]).
+    pub fn convex(points: &[Point<T>]) -> Result<Self, ShapeError> {
+        Ok(Shape::Convex(Arc::new(ConvexPolyhedron::from_points(points)?)))
+    }
+
+    /// `inner` grown by `border_radius` (finite, ≥ 0).
+    pub fn round(inner: Shape<T>, border_radius: T) -> Result<Self, ShapeError> {
+        Ok(Shape::Round(Arc::new(Round::new(inner, border_radius)?)))
+    }
+
+    /// The core + radius decomposition: the shape is exactly the set of points within `radius`
+    /// of `core` (both in the shape's local frame). A ball is a point with its radius, a capsule
+    /// its segment with its radius, a rounded shape its inner shape's core with the radii added;
+    /// every other shape is its own core with radius zero.
+    pub fn core(&self) -> (Core<'_, T>, T) {
+        match self {
+            Shape::Ball(b) => (Core::Point, b.radius()),
+            Shape::Cuboid(c) => (Core::Cuboid(*c), T::zero()),
+            Shape::Capsule(c) => (Core::Segment(c.segment()), c.radius()),
+            Shape::Cylinder(c) => (Core::Cylinder(*c), T::zero()),
+            Shape::Cone(c) => (Core::Cone(*c), T::zero()),
+            Shape::Segment(s) => (Core::Segment(*s), T::zero()),
+            Shape::Triangle(t) => (Core::Triangle(*t), T::zero()),
+            Shape::Convex(c) => (Core::Convex(c), T::zero()),
+            Shape::Round(r) => {
+                let (core, radius) = r.inner().core();
+                (core, radius + r.border_radius())
+            }
+        }
+    }
+
+    /// The bounding box in the shape's local frame.
+    pub fn local_aabb(&self) -> Aabb<T> {
+        self.aabb(&Isometry::identity())
+    }
+
+    /// The tight world bounding box of the shape placed at `pose` (local → world).
+    pub fn aabb(&self, pose: &Isometry<T>) -> Aabb<T> {
+        let (core, radius) = self.core();
+        core.aabb(pose).loosened(radius)
+    }
+}
+
+impl<T: Real> Core<'_, T> {
+    /// The tight world bounding box of the core placed at `pose`.
+    pub fn aabb(&self, pose: &Isometry<T>) -> Aabb<T> {
+        let center = Point::from(pose.translation.vector);
+        match self {
+            Core::Point => Aabb::new(center, center),
+            Core::Segment(s) => {
+                let ends = [pose * s.a(), pose * s.b()];
+                Aabb::new(ends[0].inf(&ends[1]), ends[0].sup(&ends[1]))
+            }
+            Core::Triangle(t) => {
+                let v = t.vertices().map(|p| pose * p);
+                Aabb::new(v[0].inf(&v[1]).inf(&v[2]), v[0].sup(&v[1]).sup(&v[2]))
+            }
+            Core::Cuboid(c) => {
+                let half = pose.rotation.to_rotation_matrix().matrix().abs() * c.half_extents();
+                Aabb::new(center - half, center + half)
+            }
+            Core::Cylinder(c) => {
+                // Each world axis sees the axis segment (±h·a_i) plus the disc's extent
+                // r·√(1 − a_i²), where a is the world direction of the local y axis.
+                let axis = pose.rotation * Vector::y();
+                let half = axis.abs() * c.half_height() + disc_extent(&axis, c.radius());
+                Aabb::new(center - half, center + half)
+            }
+            Core::Cone(c) => {
+                let axis = pose.rotation * Vector::y();
+                let apex = center + axis * c.half_height();
+                let base = center - axis * c.half_height();
+                let disc = disc_extent(&axis, c.radius());
+                Aabb::new(apex.inf(&(base - disc)), apex.sup(&(base + disc)))
+            }
+            Core::Convex(_) => {
+                // Six support queries along the world axes, expressed in the local frame.
+                let mut mins = center;
+                let mut maxs = center;
+                for i in 0..3 {
+                    let local_axis = pose.rotation.inverse_transform_vector(&Vector::ith(i, T::one()));
+                    maxs[i] += self.local_support_point(&local_axis).coords.dot(&local_axis);
+                    mins[i] -= self.local_support_point(&-local_axis).coords.dot(&-local_axis);
+                }
+                Aabb::new(mins, maxs)
+            }
+        }
+    }
+}
+
+/// Half-extent along each world axis of a disc of `radius` whose unit normal is `axis`.
+fn disc_extent<T: Real>(axis: &Vector<T>, radius: T) -> Vector<T> {
+    axis.map(|a| radius * Float::sqrt(Float::max(T::one() - a * a, T::zero())))
+}
+
+impl<T: Real> SupportMap<T> for Core<'_, T> {
+    fn local_support_point(&self, dir: &Vector<T>) -> Point<T> {
+        match self {
+            Core::Point => Point::origin(),
+            Core::Segment(s) => s.local_support_point(dir),
+            Core::Cuboid(c) => c.local_support_point(dir),
+            Core::Cylinder(c) => c.local_support_point(dir),
+            Core::Cone(c) => c.local_support_point(dir),
+            Core::Triangle(t) => t.local_support_point(dir),
+            Core::Convex(c) => c.local_support_point(dir),
+        }
+    }
+
+    fn local_support_vertex(&self, dir: &Vector<T>, hint: VertexId) -> SupportVertex<T> {
+        match self {
+            Core::Point => SupportVertex {
+                point: Point::origin(),
+                id: VertexId(0),
+            },
+            Core::Segment(s) => s.local_support_vertex(dir, hint),
+            Core::Cuboid(c) => c.local_support_vertex(dir, hint),
+            Core::Cylinder(c) => c.local_support_vertex(dir, hint),
+            Core::Cone(c) => c.local_support_vertex(dir, hint),
+            Core::Triangle(t) => t.local_support_vertex(dir, hint),
+            Core::Convex(c) => c.local_support_vertex(dir, hint),
+        }
+    }
+}
+
+impl<T: Real> FeatureMap<T> for Core<'_, T> {
+    fn local_support_feature(&self, dir: &Vector<T>, out: &mut SupportFeature<T>) {
+        match self {
+            Core::Point => {
+                out.reset(crate::FeatureId::Vertex(0), crate::feature::unit_or_y(dir));
+                out.push(Point::origin(), 0);
+            }
+            Core::Segment(s) => s.local_support_feature(dir, out),
+            Core::Cuboid(c) => c.local_support_feature(dir, out),
+            Core::Cylinder(c) => c.local_support_feature(dir, out),
+            Core::Cone(c) => c.local_support_feature(dir, out),
+            Core::Triangle(t) => t.local_support_feature(dir, out),
+            Core::Convex(c) => c.local_support_feature(dir, out),
+        }
+    }
+}
+
+impl<T: Real> SupportMap<T> for Shape<T> {
+    fn local_support_point(&self, dir: &Vector<T>) -> Point<T> {
+        match self {
+            Shape::Ball(s) => s.local_support_point(dir),
+            Shape::Cuboid(s) => s.local_support_point(dir),
+            Shape::Capsule(s) => s.local_support_point(dir),
+            Shape::Cylinder(s) => s.local_support_point(dir),
+            Shape::Cone(s) => s.local_support_point(dir),
+            Shape::Segment(s) => s.local_support_point(dir),
+            Shape::Triangle(s) => s.local_support_point(dir),
+            Shape::Convex(s) => s.local_support_point(dir),
+            Shape::Round(s) => s.local_support_point(dir),
+        }
+    }
+
+    fn local_support_point_toward(&self, dir: &UnitVector<T>) -> Point<T> {
+        match self {
+            Shape::Ball(s) => s.local_support_point_toward(dir),
+            Shape::Capsule(s) => s.local_support_point_toward(dir),
+            Shape::Round(s) => s.local_support_point_toward(dir),
+            _ => self.local_support_point(dir.as_ref()),
+        }
+    }
+
+    fn local_support_vertex(&self, dir: &Vector<T>, hint: VertexId) -> SupportVertex<T> {
+        match self {
+            Shape::Cuboid(s) => s.local_support_vertex(dir, hint),
+            Shape::Cone(s) => s.local_support_vertex(dir, hint),
+            Shape::Segment(s) => s.local_support_vertex(dir, hint),
+            Shape::Triangle(s) => s.local_support_vertex(dir, hint),
+            Shape::Convex(s) => s.local_support_vertex(dir, hint),
+            _ => SupportVertex {
+                point: self.local_support_point(dir),
+                id: VertexId::NONE,
+            },
+        }
+    }
+}
+
+impl<T: Real> FeatureMap<T> for Shape<T> {
+    fn local_support_feature(&self, dir: &Vector<T>, out: &mut SupportFeature<T>) {
+        match self {
+            Shape::Ball(s) => s.local_support_feature(dir, out),
+            Shape::Cuboid(s) => s.local_support_feature(dir, out),
+            Shape::Capsule(s) => s.local_support_feature(dir, out),
+            Shape::Cylinder(s) => s.local_support_feature(dir, out),
+            Shape::Cone(s) => s.local_support_feature(dir, out),
+            Shape::Segment(s) => s.local_support_feature(dir, out),
+            Shape::Triangle(s) => s.local_support_feature(dir, out),
+            Shape::Convex(s) => s.local_support_feature(dir, out),
+            Shape::Round(s) => s.local_support_feature(dir, out),
+        }
+    }
+}

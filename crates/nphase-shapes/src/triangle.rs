@@ -1,0 +1,103 @@
+//! The triangle `abc`, a two-sided flat shape.
+
+use nphase_math::{Point, Real, UnitVector, Vector};
+
+use crate::error::check_finite_vector;
+use crate::feature::unit_or_y;
+use crate::{FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap, SupportVertex, VertexId};
+
+/// A triangle in the local frame; vertices 0, 1, 2 are `a`, `b`, `c`. Face 0 has the normal
+/// `(b − a) × (c − a)` (counter-clockwise `abc`), face 1 the opposite one. Collinear or
+/// coincident vertices are allowed: the triangle is then a segment or a point, and its
+/// [`normal`](Triangle::normal) is some unit vector perpendicular to it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Triangle<T: Real> {
+    vertices: [Point<T>; 3],
+    normal: UnitVector<T>,
+}
+
+impl<T: Real> Triangle<T> {
+    /// The triangle `abc` (all finite).
+    pub fn new(a: Point<T>, b: Point<T>, c: Point<T>) -> Result<Self, ShapeError> {
+        check_finite_vector("triangle", "a", &a.coords)?;
+        check_finite_vector("triangle", "b", &b.coords)?;
+        check_finite_vector("triangle", "c", &c.coords)?;
+        let normal = nphase_math::normalize_robust(&(b - a).cross(&(c - a))).unwrap_or_else(|| {
+            // Degenerate: perpendicular to the longest edge (any direction for a point).
+            let edges = [b - a, c - b, a - c];
+            let mut longest = edges[0];
+            for e in &edges[1..] {
+                if e.norm_squared() > longest.norm_squared() {
+                    longest = *e;
+                }
+            }
+            nphase_math::any_unit_perpendicular(&longest)
+        });
+        Ok(Triangle { vertices: [a, b, c], normal })
+    }
+
+    /// Vertex `a`.
+    pub fn a(&self) -> Point<T> {
+        self.vertices[0]
+    }
+
+    /// Vertex `b`.
+    pub fn b(&self) -> Point<T> {
+        self.vertices[1]
+    }
+
+    /// Vertex `c`.
+    pub fn c(&self) -> Point<T> {
+        self.vertices[2]
+    }
+
+    /// The three vertices.
+    pub fn vertices(&self) -> &[Point<T>; 3] {
+        &self.vertices
+    }
+
+    /// The unit normal of face 0 (counter-clockwise `abc`).
+    pub fn normal(&self) -> UnitVector<T> {
+        self.normal
+    }
+}
+
+impl<T: Real> SupportMap<T> for Triangle<T> {
+    /// The vertex furthest along `dir`; the later vertex on a tie.
+    fn local_support_point(&self, dir: &Vector<T>) -> Point<T> {
+        self.local_support_vertex(dir, VertexId::NONE).point
+    }
+
+    fn local_support_vertex(&self, dir: &Vector<T>, _hint: VertexId) -> SupportVertex<T> {
+        let [a, b, c] = self.vertices.map(|v| v.coords.dot(dir));
+        let id = if a > b {
+            if a > c { 0 } else { 2 }
+        } else if b > c {
+            1
+        } else {
+            2
+        };
+        SupportVertex {
+            point: self.vertices[id as usize],
+            id: VertexId(id),
+        }
+    }
+}
+
+impl<T: Real> FeatureMap<T> for Triangle<T> {
+    /// The side (face 0 or face 1) whose normal is closer to `dir`, as a full triangle.
+    fn local_support_feature(&self, dir: &Vector<T>, out: &mut SupportFeature<T>) {
+        let dir = unit_or_y(dir);
+        if self.normal.dot(&dir) >= T::zero() {
+            out.reset(FeatureId::Face(0), self.normal);
+            for (i, v) in self.vertices.iter().enumerate() {
+                out.push(*v, i as u32);
+            }
+        } else {
+            out.reset(FeatureId::Face(1), -self.normal);
+            for i in [0usize, 2, 1] {
+                out.push(self.vertices[i], i as u32);
+            }
+        }
+    }
+}
