@@ -15,6 +15,9 @@ pub trait Real: RealField + Float + Copy + Send + Sync + Debug + Display + 'stat
     /// The tolerances for this precision.
     const TOLERANCES: Tolerances<Self>;
 
+    /// Zero, usable in `const` items (`num_traits::Zero::zero()` is not a `const fn`).
+    const ZERO: Self;
+
     /// Converts an `f64` literal or value to this precision (rounding to nearest for `f32`).
     fn lit(value: f64) -> Self;
 
@@ -33,6 +36,10 @@ pub struct Tolerances<T> {
     /// GJK stops when the duality gap `‖v‖ − (v·w)/‖v‖` falls below this fraction of `‖v‖`
     /// (with an absolute floor of this fraction of the shapes' size).
     pub gjk_relative_gap: T,
+    /// GJK treats the cores as touching (and hands over to EPA) when the distance falls below
+    /// this fraction of the Minkowski difference's size: below it the direction of the
+    /// closest-point vector is dominated by rounding.
+    pub gjk_touch: T,
     /// EPA stops when the gap between the best support plane and the closest polytope face falls
     /// below this fraction of the current depth estimate (floored by the shapes' size).
     pub epa_relative_gap: T,
@@ -45,9 +52,11 @@ pub struct Tolerances<T> {
 }
 
 impl Real for f32 {
+    const ZERO: f32 = 0.0;
     const TOLERANCES: Tolerances<f32> = Tolerances {
         epsilon: f32::EPSILON,
         gjk_relative_gap: 1.0e-6,
+        gjk_touch: 1.0e-5,
         epa_relative_gap: 1.0e-6,
         degenerate: 1.0e-6,
         feature_tie: 1.0e-4,
@@ -65,9 +74,11 @@ impl Real for f32 {
 }
 
 impl Real for f64 {
+    const ZERO: f64 = 0.0;
     const TOLERANCES: Tolerances<f64> = Tolerances {
         epsilon: f64::EPSILON,
         gjk_relative_gap: 1.0e-12,
+        gjk_touch: 1.0e-10,
         epa_relative_gap: 1.0e-12,
         degenerate: 1.0e-12,
         feature_tie: 1.0e-6,

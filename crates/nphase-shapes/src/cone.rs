@@ -72,6 +72,11 @@ impl<T: Real> SupportMap<T> for Cone<T> {
             SupportVertex { point: rim, id: VertexId::NONE }
         }
     }
+
+    /// Only the apex (vertex 0) is a vertex.
+    fn local_vertex(&self, id: VertexId) -> Option<Point<T>> {
+        (id.0 == 0).then(|| self.apex())
+    }
 }
 
 impl<T: Real> FeatureMap<T> for Cone<T> {

@@ -75,6 +75,10 @@ impl<T: Real> SupportMap<T> for Cuboid<T> {
             id: VertexId(id),
         }
     }
+
+    fn local_vertex(&self, id: VertexId) -> Option<Point<T>> {
+        (id.0 < 8).then(|| self.vertex(id.0))
+    }
 }
 
 impl<T: Real> FeatureMap<T> for Cuboid<T> {

@@ -55,6 +55,14 @@ impl<T: Real> SupportMap<T> for Segment<T> {
             SupportVertex { point: self.b, id: VertexId(1) }
         }
     }
+
+    fn local_vertex(&self, id: VertexId) -> Option<Point<T>> {
+        match id.0 {
+            0 => Some(self.a),
+            1 => Some(self.b),
+            _ => None,
+        }
+    }
 }
 
 impl<T: Real> FeatureMap<T> for Segment<T> {

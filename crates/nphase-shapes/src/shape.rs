@@ -233,6 +233,18 @@ impl<T: Real> SupportMap<T> for Core<'_, T> {
             Core::Convex(c) => c.local_support_vertex(dir, hint),
         }
     }
+
+    fn local_vertex(&self, id: VertexId) -> Option<Point<T>> {
+        match self {
+            Core::Point => (id.0 == 0).then(Point::origin),
+            Core::Segment(s) => s.local_vertex(id),
+            Core::Cuboid(c) => c.local_vertex(id),
+            Core::Cylinder(_) => None,
+            Core::Cone(c) => c.local_vertex(id),
+            Core::Triangle(t) => t.local_vertex(id),
+            Core::Convex(c) => c.local_vertex(id),
+        }
+    }
 }
 
 impl<T: Real> FeatureMap<T> for Core<'_, T> {
@@ -287,6 +299,17 @@ impl<T: Real> SupportMap<T> for Shape<T> {
                 point: self.local_support_point(dir),
                 id: VertexId::NONE,
             },
+        }
+    }
+
+    fn local_vertex(&self, id: VertexId) -> Option<Point<T>> {
+        match self {
+            Shape::Cuboid(s) => s.local_vertex(id),
+            Shape::Cone(s) => s.local_vertex(id),
+            Shape::Segment(s) => s.local_vertex(id),
+            Shape::Triangle(s) => s.local_vertex(id),
+            Shape::Convex(s) => s.local_vertex(id),
+            _ => None,
         }
     }
 }

@@ -56,6 +56,14 @@ pub trait SupportMap<T: Real> {
             id: VertexId::NONE,
         }
     }
+
+    /// The vertex numbered `id` (as returned by
+    /// [`local_support_vertex`](SupportMap::local_support_vertex)), local frame; `None` when the
+    /// shape has no such vertex. GJK's warm start rebuilds its cached simplex with this.
+    fn local_vertex(&self, id: VertexId) -> Option<Point<T>> {
+        let _ = id;
+        None
+    }
 }
 
 /// The index of a shape's vertex, as returned by [`SupportMap::local_support_vertex`].
@@ -90,5 +98,8 @@ impl<T: Real, S: SupportMap<T> + ?Sized> SupportMap<T> for &S {
     }
     fn local_support_vertex(&self, dir: &Vector<T>, hint: VertexId) -> SupportVertex<T> {
         (**self).local_support_vertex(dir, hint)
+    }
+    fn local_vertex(&self, id: VertexId) -> Option<Point<T>> {
+        (**self).local_vertex(id)
     }
 }

@@ -82,6 +82,10 @@ impl<T: Real> SupportMap<T> for Triangle<T> {
             id: VertexId(id),
         }
     }
+
+    fn local_vertex(&self, id: VertexId) -> Option<Point<T>> {
+        self.vertices.get(id.0 as usize).copied()
+    }
 }
 
 impl<T: Real> FeatureMap<T> for Triangle<T> {

@@ -1,0 +1,320 @@
+//! The Expanding Polytope Algorithm: penetration depth and normal of two overlapping cores.
+//!
+//! van den Bergen (2001, 2003): start from GJK's final simplex, a polytope inside `D = A − B`
+//! containing the origin; repeatedly take the face closest to the origin, find the support
+//! point of `D` along its outward normal and, unless that point lies (within tolerance) on the
+//! face's plane, replace every face it sees by a fan from the horizon to it. The closest face's
+//! distance is a lower bound on the depth and the support value along its normal an upper
+//! bound; their difference is the certified gap reported in [`Penetration::gap`].
+//!
+//! * **Degenerate starts** (GJK stopped on a touching simplex of 1–3 vertices) are grown to a
+//!   tetrahedron with support queries along directions that leave the simplex's span
+//!   ([`crate::initial_polytope`]). If `D` itself is flat (a point, segment or planar set), the
+//!   shapes touch: depth 0 (plus radii) with a normal perpendicular to `D` — never an arbitrary
+//!   axis.
+//! * **Convergence** is relative: gap ≤ ε·(|depth| + size) with ε =
+//!   [`Tolerances::epa_relative_gap`] and `size` the largest support norm seen.
+//! * **Visibility**: a face is replaced when the new point lies more than ε·size above its
+//!   plane, so rounding cannot carve a non-convex dent.
+//! * Every failure (iteration cap, a horizon that is not a simple loop, an empty heap) returns
+//!   the best estimate so far: the face with the smallest upper bound.
+//!
+//! The origin may lie a rounding error *outside* the start polytope (GJK's touching exit); the
+//! face distances are signed, so the result is then a depth of about −|v| (a tiny separation).
+//!
+//! [`Tolerances::epa_relative_gap`]: nphase_math::Tolerances::epa_relative_gap
+
+use nphase_gjk::{GjkInput, MinkowskiDifference, Simplex, SimplexVertex};
+use nphase_math::{Point, Real, UnitVector, Vector};
+use nphase_shapes::{SupportMap, VertexId};
+use num_traits::Float;
+
+use crate::initial_polytope::{Start, initial_polytope};
+use crate::polytope::Polytope;
+
+/// Computes the penetration of two shapes whose cores overlap, from GJK's final simplex.
+///
+/// `pair` is the GJK input of the query (cores, radii, `pos12`; `max_dist` and GJK options are
+/// ignored); `simplex` is the [`Simplex`] of [`nphase_gjk::GjkStatus::Intersecting`]. The
+/// workspace is reused across calls so that a query allocates nothing in steady state.
+pub fn penetration<A, B, T>(
+    pair: &GjkInput<'_, A, B, T>,
+    simplex: &Simplex<T>,
+    options: &EpaOptions,
+    workspace: &mut EpaWorkspace<T>,
+) -> EpaOutput<T>
+where
+    A: SupportMap<T> + ?Sized,
+    B: SupportMap<T> + ?Sized,
+    T: Real,
+{
+    let md = MinkowskiDifference::new(pair.shape1, pair.shape2, &pair.pos12);
+    let radii = (pair.radius1, pair.radius2);
+    let mut stats = EpaStats::default();
+    let mut size = simplex.vertices().iter().fold(T::zero(), |m, v| Float::max(m, v.w.norm()));
+    let toward_b = pair.pos12.translation.vector;
+
+    let tetrahedron = match initial_polytope(&md, simplex, &toward_b, &mut stats.support_calls) {
+        Start::Tetrahedron(t) => t,
+        Start::Flat { vertices, normal } => {
+            stats.exit = EpaExit::FlatMinkowskiDifference;
+            let penetration = flat_penetration(&md, &vertices, normal, radii, &mut stats.support_calls);
+            return EpaOutput {
+                status: EpaStatus::Converged(penetration),
+                stats,
+            };
+        }
+    };
+    for v in &tetrahedron {
+        size = Float::max(size, v.w.norm());
+    }
+    let polytope = &mut workspace.polytope;
+    polytope.reset_tetrahedron(tetrahedron);
+
+    let rel = T::TOLERANCES.epa_relative_gap;
+    let mut best: Option<Candidate<T>> = None;
+    let mut lower = T::neg_infinity();
+    let (mut hint_a, mut hint_b) = (VertexId::NONE, VertexId::NONE);
+    let failure = loop {
+        if stats.iterations >= options.max_iterations {
+            break EpaExit::IterationCap;
+        }
+        let Some(face_index) = polytope.pop_closest() else {
+            break EpaExit::EmptyPolytope;
+        };
+        stats.iterations += 1;
+        let face = polytope.faces[face_index as usize];
+        let w = md.support(&face.normal, hint_a, hint_b);
+        stats.support_calls += 1;
+        hint_a = w.id_a;
+        hint_b = w.id_b;
+        size = Float::max(size, w.w.norm());
+        lower = Float::max(lower, face.distance);
+        let upper = w.w.dot(&face.normal);
+        let candidate = Candidate {
+            vertices: face.v.map(|i| polytope.vertices[i as usize]),
+            normal: face.normal,
+            upper,
+        };
+        if best.as_ref().is_none_or(|b| upper < b.upper) {
+            best = Some(candidate);
+        }
+        let tolerance = rel * (Float::abs(face.distance) + size);
+        let on_face = candidate.vertices.iter().any(|v| v.same_vertex_pair(&w));
+        if upper - face.distance <= tolerance || on_face {
+            stats.exit = if on_face { EpaExit::RepeatedVertex } else { EpaExit::Converged };
+            let gap = Float::max(upper - face.distance, T::zero());
+            return EpaOutput {
+                status: EpaStatus::Converged(candidate.penetration(radii, gap)),
+                stats,
+            };
+        }
+        if polytope.expand(face_index, w, rel * size).is_err() {
+            break EpaExit::BadHorizon;
+        }
+        stats.max_faces = stats.max_faces.max(polytope.faces.len() as u32);
+    };
+
+    stats.exit = failure;
+    let estimate = match best {
+        Some(b) => {
+            let gap = Float::max(b.upper - lower, T::zero());
+            b.penetration(radii, gap)
+        }
+        None => {
+            // No face was ever examined (cap of zero iterations): the tetrahedron's own closest
+            // face is the only estimate.
+            let tetra = polytope.vertices.clone();
+            let [p0, p1, p2] = [tetra[0], tetra[1], tetra[2]];
+            let normal = nphase_math::normalize_robust(&(p1.w - p0.w).cross(&(p2.w - p0.w)))
+                .map_or_else(Vector::y, |n| n.into_inner());
+            Candidate {
+                vertices: [p0, p1, p2],
+                normal,
+                upper: p0.w.dot(&normal),
+            }
+            .penetration(radii, T::infinity())
+        }
+    };
+    let status = match failure {
+        EpaExit::IterationCap => EpaStatus::IterationLimit(estimate),
+        _ => EpaStatus::Degenerate(estimate),
+    };
+    EpaOutput { status, stats }
+}
+
+/// Limits of an EPA query.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct EpaOptions {
+    /// The iteration cap (default 256); reaching it is reported with the best estimate.
+    pub max_iterations: u32,
+}
+
+impl Default for EpaOptions {
+    fn default() -> Self {
+        EpaOptions { max_iterations: 256 }
+    }
+}
+
+/// Buffers reused across EPA queries (vertices, faces, the face heap, horizon scratch).
+#[derive(Debug, Default)]
+pub struct EpaWorkspace<T: Real> {
+    polytope: Polytope<T>,
+}
+
+impl<T: Real> EpaWorkspace<T> {
+    /// An empty workspace; it grows to the largest polytope seen and keeps that capacity.
+    pub fn new() -> Self {
+        EpaWorkspace {
+            polytope: Polytope::default(),
+        }
+    }
+}
+
+/// The result of [`penetration`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct EpaOutput<T: Real> {
+    /// The penetration, with how much to trust it.
+    pub status: EpaStatus<T>,
+    /// How it was found.
+    pub stats: EpaStats,
+}
+
+/// The outcome of EPA; every variant carries a penetration estimate.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EpaStatus<T: Real> {
+    /// Converged to the tolerance (or `D` was flat: touching, depth 0 plus radii).
+    Converged(Penetration<T>),
+    /// The iteration cap was reached; the best estimate so far.
+    IterationLimit(Penetration<T>),
+    /// The polytope could not be expanded (rounding on a degenerate geometry); the best
+    /// estimate so far.
+    Degenerate(Penetration<T>),
+}
+
+impl<T: Real> EpaStatus<T> {
+    /// The penetration, whatever the status.
+    pub fn penetration(&self) -> &Penetration<T> {
+        match self {
+            EpaStatus::Converged(p) | EpaStatus::IterationLimit(p) | EpaStatus::Degenerate(p) => p,
+        }
+    }
+}
+
+/// How deep two shapes interpenetrate, in A's frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Penetration<T: Real> {
+    /// Penetration depth of the shapes (core depth plus the radii); moving B by
+    /// `depth · normal` separates them. About zero (possibly a rounding error below) when the
+    /// shapes touch.
+    pub depth: T,
+    /// Unit normal from A toward B.
+    pub normal: UnitVector<T>,
+    /// Witness point on A's surface.
+    pub point1: Point<T>,
+    /// Witness point on B's surface; `point2 − point1 ≈ −depth · normal`.
+    pub point2: Point<T>,
+    /// Certified gap: the true depth lies in `[depth − gap, depth + gap]` (up to rounding);
+    /// the support value of `D` along `normal` is at most `depth + gap`.
+    pub gap: T,
+}
+
+/// Work done by one EPA query.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EpaStats {
+    /// Faces examined (one support call each).
+    pub iterations: u32,
+    /// Support calls on the Minkowski difference, including those growing the start simplex.
+    pub support_calls: u32,
+    /// The largest number of faces the polytope held.
+    pub max_faces: u32,
+    /// Why EPA stopped.
+    pub exit: EpaExit,
+}
+
+/// Why EPA stopped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum EpaExit {
+    /// The gap closed.
+    #[default]
+    Converged,
+    /// The support point along the closest face's normal is one of that face's vertices.
+    RepeatedVertex,
+    /// `D` is flat (the shapes touch); no polytope was needed.
+    FlatMinkowskiDifference,
+    /// The iteration cap.
+    IterationCap,
+    /// A horizon was not a simple loop.
+    BadHorizon,
+    /// No face was left in the heap.
+    EmptyPolytope,
+}
+
+/// A face examined by EPA with the upper bound its normal gives.
+#[derive(Clone, Copy, Debug)]
+struct Candidate<T: Real> {
+    vertices: [SimplexVertex<T>; 3],
+    normal: Vector<T>,
+    upper: T,
+}
+
+impl<T: Real> Candidate<T> {
+    /// The penetration this face describes: depth from the face's closest point to the origin
+    /// along its normal, witnesses from the same barycentric weights on both shapes.
+    fn penetration(&self, (radius1, radius2): (T, T), gap: T) -> Penetration<T> {
+        let ws = self.vertices.map(|v| v.w);
+        let projection = nphase_math::closest_point_to_origin(&ws);
+        let mut a = Vector::zeros();
+        let mut b = Vector::zeros();
+        for (v, l) in self.vertices.iter().zip(projection.weights) {
+            a += v.a.coords * l;
+            b += v.b.coords * l;
+        }
+        let core_depth = projection.point.dot(&self.normal);
+        let normal = self.normal;
+        Penetration {
+            depth: core_depth + radius1 + radius2,
+            normal: UnitVector::new_unchecked(normal),
+            point1: Point::from(a + normal * radius1),
+            point2: Point::from(b - normal * radius2),
+            gap,
+        }
+    }
+}
+
+/// The penetration of shapes whose Minkowski difference is flat (lies in a plane, on a line or
+/// at a point) and contains the origin: they touch. `vertices` span the flat set and `normal` is
+/// perpendicular to it (oriented from A toward B).
+fn flat_penetration<A, B, T>(
+    md: &MinkowskiDifference<'_, A, B, T>,
+    vertices: &[SimplexVertex<T>],
+    normal: UnitVector<T>,
+    (radius1, radius2): (T, T),
+    support_calls: &mut u32,
+) -> Penetration<T>
+where
+    A: SupportMap<T> + ?Sized,
+    B: SupportMap<T> + ?Sized,
+    T: Real,
+{
+    let ws: arrayvec::ArrayVec<Vector<T>, 3> = vertices.iter().map(|v| v.w).collect();
+    let projection = nphase_math::closest_point_to_origin(&ws);
+    let mut a = Vector::zeros();
+    let mut b = Vector::zeros();
+    for (v, l) in vertices.iter().zip(projection.weights) {
+        a += v.a.coords * l;
+        b += v.b.coords * l;
+    }
+    // The support value along the normal is the (signed) core depth: ~0 for a flat D.
+    let support = md.support(&normal, VertexId::NONE, VertexId::NONE);
+    *support_calls += 1;
+    let core_depth = support.w.dot(&normal);
+    let n = normal.into_inner();
+    Penetration {
+        depth: core_depth + radius1 + radius2,
+        normal,
+        point1: Point::from(a + n * radius1),
+        point2: Point::from(b - n * radius2),
+        gap: Float::abs(core_depth - projection.point.dot(&n)),
+    }
+}

@@ -1,0 +1,224 @@
+//! EPA's polytope: triangles with adjacency, a min-heap of faces by distance, and the
+//! horizon (silhouette) computation that replaces the faces a new point sees.
+
+use core::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use nphase_gjk::SimplexVertex;
+use nphase_math::{Real, Vector};
+use num_traits::Float;
+
+/// A triangle of the polytope: vertex indices counter-clockwise seen from outside, the face
+/// across each edge `(v[k], v[k+1])` and that edge's index in the neighbour.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Face<T: Real> {
+    pub(crate) v: [u32; 3],
+    pub(crate) adj: [u32; 3],
+    pub(crate) adj_edge: [u8; 3],
+    /// Unit outward normal (zero for a degenerate triangle).
+    pub(crate) normal: Vector<T>,
+    /// Signed distance of the face's plane from the origin (`normal · v0`).
+    pub(crate) distance: T,
+    pub(crate) deleted: bool,
+}
+
+/// A face in the heap: ordered by distance, smallest first.
+#[derive(Clone, Copy, Debug)]
+struct HeapEntry<T> {
+    distance: T,
+    face: u32,
+}
+
+impl<T: PartialOrd> PartialEq for HeapEntry<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl<T: PartialOrd> Eq for HeapEntry<T> {}
+
+impl<T: PartialOrd> PartialOrd for HeapEntry<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<T: PartialOrd> Ord for HeapEntry<T> {
+    /// Reversed (BinaryHeap is a max-heap); NaN distances never enter the heap, and ties are
+    /// broken by face index so the order is deterministic.
+    fn cmp(&self, other: &Self) -> Ordering {
+        other
+            .distance
+            .partial_cmp(&self.distance)
+            .unwrap_or(Ordering::Equal)
+            .then_with(|| other.face.cmp(&self.face))
+    }
+}
+
+/// A horizon edge: the edge `(from, to)` of a deleted face, and the surviving neighbour face
+/// across it with that edge's index in it.
+#[derive(Clone, Copy, Debug)]
+struct HorizonEdge {
+    from: u32,
+    to: u32,
+    neighbour: u32,
+    neighbour_edge: u8,
+}
+
+/// The polytope and its scratch buffers; reused across queries so that a query in steady state
+/// allocates nothing.
+#[derive(Debug)]
+pub(crate) struct Polytope<T: Real> {
+    pub(crate) vertices: Vec<SimplexVertex<T>>,
+    pub(crate) faces: Vec<Face<T>>,
+    heap: BinaryHeap<HeapEntry<T>>,
+    horizon: Vec<HorizonEdge>,
+    stack: Vec<(u32, u8, u8)>,
+}
+
+impl<T: Real> Default for Polytope<T> {
+    fn default() -> Self {
+        Polytope {
+            vertices: Vec::new(),
+            faces: Vec::new(),
+            heap: BinaryHeap::new(),
+            horizon: Vec::new(),
+            stack: Vec::new(),
+        }
+    }
+}
+
+/// Why the polytope could not be expanded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ExpandError {
+    /// The new point sees no face or the horizon is not a simple loop (rounding).
+    BadHorizon,
+}
+
+impl<T: Real> Polytope<T> {
+    /// Resets the polytope to the tetrahedron `tetra` (any orientation).
+    pub(crate) fn reset_tetrahedron(&mut self, tetra: [SimplexVertex<T>; 4]) {
+        self.vertices.clear();
+        self.faces.clear();
+        self.heap.clear();
+        let mut t = tetra;
+        let volume = (t[1].w - t[0].w).dot(&(t[2].w - t[0].w).cross(&(t[3].w - t[0].w)));
+        if volume < T::zero() {
+            t.swap(1, 2);
+        }
+        self.vertices.extend_from_slice(&t);
+        // Outward counter-clockwise faces of a positively oriented tetrahedron, each with its
+        // neighbours across edges (v0 v1), (v1 v2), (v2 v0) and those edges' indices there.
+        let faces: [([u32; 3], [u32; 3], [u8; 3]); 4] = [
+            ([0, 2, 1], [2, 3, 1], [2, 0, 0]),
+            ([0, 1, 3], [0, 3, 2], [2, 2, 0]),
+            ([0, 3, 2], [1, 3, 0], [2, 1, 0]),
+            ([1, 2, 3], [0, 2, 1], [1, 1, 1]),
+        ];
+        for (v, adj, adj_edge) in faces {
+            self.push_face(v, adj, adj_edge);
+        }
+    }
+
+    /// The face with the smallest distance that has not been deleted, removed from the heap.
+    pub(crate) fn pop_closest(&mut self) -> Option<u32> {
+        while let Some(entry) = self.heap.pop() {
+            if !self.faces[entry.face as usize].deleted {
+                return Some(entry.face);
+            }
+        }
+        None
+    }
+
+    /// Adds `point` (seen from face `seen`) to the polytope: deletes every face it sees
+    /// (visibility: `n·(p − v0) > visibility_eps`), and fans new faces from the horizon to it.
+    pub(crate) fn expand(&mut self, seen: u32, point: SimplexVertex<T>, visibility_eps: T) -> Result<(), ExpandError> {
+        let w = point.w;
+        let new_vertex = self.vertices.len() as u32;
+        self.horizon.clear();
+        self.stack.clear();
+        self.faces[seen as usize].deleted = true;
+        self.stack.push((seen, 0, 0));
+        // Depth-first walk over the visible faces; each stack frame is (face, first edge,
+        // edges done). The first face walks its three edges, later faces the two edges after
+        // the one they were entered by, so the horizon comes out as one ordered loop.
+        while let Some(&(face_index, first, done)) = self.stack.last() {
+            let depth = self.stack.len();
+            let edge_count = if depth == 1 { 3 } else { 2 };
+            if done == edge_count {
+                self.stack.pop();
+                continue;
+            }
+            self.stack[depth - 1].2 += 1;
+            let k = ((first + done) % 3) as usize;
+            let face = self.faces[face_index as usize];
+            let neighbour = face.adj[k];
+            let neighbour_edge = face.adj_edge[k];
+            let other = &mut self.faces[neighbour as usize];
+            if other.deleted {
+                continue;
+            }
+            let visible = other.normal.dot(&w) - other.distance > visibility_eps;
+            if visible {
+                other.deleted = true;
+                self.stack.push((neighbour, (neighbour_edge + 1) % 3, 0));
+            } else {
+                self.horizon.push(HorizonEdge {
+                    from: face.v[k],
+                    to: face.v[(k + 1) % 3],
+                    neighbour,
+                    neighbour_edge,
+                });
+            }
+        }
+
+        let n = self.horizon.len();
+        if n < 3 || (0..n).any(|i| self.horizon[i].to != self.horizon[(i + 1) % n].from) {
+            return Err(ExpandError::BadHorizon);
+        }
+        self.vertices.push(point);
+        let first_new = self.faces.len() as u32;
+        for i in 0..n {
+            let edge = self.horizon[i];
+            let next = first_new + ((i + 1) % n) as u32;
+            let prev = first_new + ((i + n - 1) % n) as u32;
+            let index = self.push_face(
+                [edge.from, edge.to, new_vertex],
+                [edge.neighbour, next, prev],
+                [edge.neighbour_edge, 2, 1],
+            );
+            let neighbour = &mut self.faces[edge.neighbour as usize];
+            neighbour.adj[edge.neighbour_edge as usize] = index;
+            neighbour.adj_edge[edge.neighbour_edge as usize] = 0;
+        }
+        Ok(())
+    }
+
+    /// Appends a face, computes its plane and queues it; returns its index.
+    fn push_face(&mut self, v: [u32; 3], adj: [u32; 3], adj_edge: [u8; 3]) -> u32 {
+        let [p0, p1, p2] = v.map(|i| self.vertices[i as usize].w);
+        let n = (p1 - p0).cross(&(p2 - p0));
+        let len = n.norm();
+        let (normal, distance) = if len > T::zero() && Float::is_finite(len) {
+            let normal = n / len;
+            // Average of the three vertices' plane offsets: symmetric in the vertices.
+            let d = (normal.dot(&p0) + normal.dot(&p1) + normal.dot(&p2)) / T::lit(3.0);
+            (normal, d)
+        } else {
+            (Vector::zeros(), T::infinity())
+        };
+        let index = self.faces.len() as u32;
+        self.faces.push(Face {
+            v,
+            adj,
+            adj_edge,
+            normal,
+            distance,
+            deleted: false,
+        });
+        if Float::is_finite(distance) {
+            self.heap.push(HeapEntry { distance, face: index });
+        }
+        index
+    }
+}

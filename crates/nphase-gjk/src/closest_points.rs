@@ -1,0 +1,517 @@
+//! GJK: distance, closest points and the overlap decision for two convex shapes.
+//!
+//! Gilbert, Johnson and Keerthi (1988) in the form of van den Bergen (2003): iterate
+//! `w = s_D(−v)`, add `w` to the simplex, replace `v` by the simplex's closest point to the
+//! origin (signed volumes, Montanari et al. 2017, from nphase-math) and reduce the simplex to
+//! that point's support set. `D = A − B` is the Minkowski difference in A's frame.
+//!
+//! # Cores and radii
+//! The query runs on the *cores* of the shapes (ball → point, capsule → segment, rounded →
+//! inner) and adds the radii back, so rounded shapes are exact: the signed distance of the
+//! shapes is the core distance minus `radius1 + radius2`, negative when the rounded parts
+//! overlap while the cores are apart.
+//!
+//! # Termination (every exit is reported in [`GjkStats::exit`])
+//! * **Duality gap**: each support point `w` found along a direction `u` gives the certified
+//!   lower bound `w·u/|u|` on the core distance; `|v|` is an upper bound. The query stops when
+//!   `|v| − lower ≤ ε_rel·|v| + ε_rel·size` (`ε_rel` = [`Tolerances::gjk_relative_gap`], `size`
+//!   = the largest `|w|` seen, the scale of rounding errors), so a 0.1 m pair and a 1 km pair
+//!   behave the same.
+//! * **Repeated vertex**: the new support's vertex pair is already in the simplex; then `v` is
+//!   optimal (for polytopes exactly).
+//! * **No progress**: `|v|` failed to decrease (rounding); the previous simplex is kept and
+//!   the result is [`GjkStatus::Separated`] when the gap is within `√ε_rel`, else
+//!   [`GjkStatus::Stalled`] with the best estimate.
+//! * **Iteration cap**: [`GjkStatus::IterationLimit`] with the best estimate — never reported as
+//!   "not touching".
+//! * **Overlap**: the simplex encloses the origin, or `|v|` falls below
+//!   [`Tolerances::gjk_touch`] of the size (the cores touch; below that the direction of `v` is
+//!   rounding noise): [`GjkStatus::Intersecting`] with the simplex, for EPA.
+//! * **Max distance**: a lower bound above `max_dist` ([`GjkStatus::BeyondMaxDist`]).
+//!
+//! # Normals of near-touching faces
+//! When the final simplex is a triangle, the closest point lies on a face of `D` and the
+//! triangle's own normal (a cross product of edges of size ~`size`) is accurate to ~ε, while
+//! `v/|v|` is accurate only to ~ε·size/|v|; the better of the two is used. For a segment the
+//! component of `v` along it (pure rounding) is removed.
+//!
+//! [`Tolerances::gjk_relative_gap`]: nphase_math::Tolerances::gjk_relative_gap
+//! [`Tolerances::gjk_touch`]: nphase_math::Tolerances::gjk_touch
+
+use nphase_math::{Isometry, Point, Real, UnitVector, Vector};
+use nphase_shapes::SupportMap;
+use num_traits::Float;
+
+use crate::nesterov::Momentum;
+use crate::{MinkowskiDifference, Simplex, SimplexCache};
+
+/// Computes the closest points (or the overlap simplex) of two shapes; see the module doc.
+///
+/// `cache` warm-starts the query and is updated for the next one (use
+/// [`SimplexCache::EMPTY`] for a cold start). Warm and cold starts give the same answer within
+/// the tolerance.
+///
+/// ```
+/// use nphase_gjk::{closest_points, GjkInput, GjkStatus, SimplexCache};
+/// use nphase_math::{Isometry, Vector};
+/// use nphase_shapes::Cuboid;
+///
+/// let cube = Cuboid::new(Vector::<f64>::new(0.5, 0.5, 0.5)).unwrap();
+/// let pos12 = Isometry::translation(3.0, 0.0, 0.0);
+/// let out = closest_points(&GjkInput::new(&cube, &cube, pos12), &mut SimplexCache::EMPTY);
+/// match out.status {
+///     GjkStatus::Separated(c) => {
+///         assert!((c.distance - 2.0).abs() < 1e-12);
+///         assert!((c.normal.x - 1.0).abs() < 1e-12);
+///     }
+///     other => panic!("{other:?}"),
+/// }
+/// ```
+pub fn closest_points<A, B, T>(input: &GjkInput<'_, A, B, T>, cache: &mut SimplexCache<T>) -> GjkOutput<T>
+where
+    A: SupportMap<T> + ?Sized,
+    B: SupportMap<T> + ?Sized,
+    T: Real,
+{
+    run(input, cache, None)
+}
+
+/// Whether two shapes touch or overlap (signed distance ≤ 0, rounded parts included).
+///
+/// Stops at the first separating axis or as soon as the simplex proves overlap, so it is
+/// cheaper than [`closest_points`]. Updates `cache` like it.
+pub fn intersection_test<A, B, T>(input: &GjkInput<'_, A, B, T>, cache: &mut SimplexCache<T>) -> IntersectionOutput
+where
+    A: SupportMap<T> + ?Sized,
+    B: SupportMap<T> + ?Sized,
+    T: Real,
+{
+    let mut probe = *input;
+    probe.max_dist = T::zero();
+    let out = run(&probe, cache, Some(input.radius1 + input.radius2));
+    let intersecting = match &out.status {
+        GjkStatus::Intersecting(_) => true,
+        GjkStatus::BeyondMaxDist(_) => false,
+        GjkStatus::Separated(c) | GjkStatus::IterationLimit(c) | GjkStatus::Stalled(c) => {
+            c.distance <= T::zero()
+        }
+    };
+    IntersectionOutput {
+        intersecting,
+        stats: out.stats,
+    }
+}
+
+/// The input of a GJK query: two core shapes with their radii, and B's pose in A's frame.
+#[derive(Debug)]
+pub struct GjkInput<'a, A: ?Sized, B: ?Sized, T: Real> {
+    /// Core of shape A, at the origin of its own frame (the query's frame).
+    pub shape1: &'a A,
+    /// Radius added around `shape1` (0 for a shape that is its own core).
+    pub radius1: T,
+    /// Core of shape B, in its own frame.
+    pub shape2: &'a B,
+    /// Radius added around `shape2`.
+    pub radius2: T,
+    /// B's pose in A's frame (`pose_a⁻¹ · pose_b`).
+    pub pos12: Isometry<T>,
+    /// Stop as soon as the signed distance is proven larger than this (`+∞`: never).
+    pub max_dist: T,
+    /// Iteration cap and acceleration.
+    pub options: GjkOptions,
+}
+
+impl<A: ?Sized, B: ?Sized, T: Real> Clone for GjkInput<'_, A, B, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<A: ?Sized, B: ?Sized, T: Real> Copy for GjkInput<'_, A, B, T> {}
+
+impl<'a, A: ?Sized, B: ?Sized, T: Real> GjkInput<'a, A, B, T> {
+    /// A query between `shape1` and `shape2` at `pos12` with no radii, no distance limit and
+    /// default options.
+    pub fn new(shape1: &'a A, shape2: &'a B, pos12: Isometry<T>) -> Self {
+        GjkInput {
+            shape1,
+            radius1: T::zero(),
+            shape2,
+            radius2: T::zero(),
+            pos12,
+            max_dist: T::infinity(),
+            options: GjkOptions::default(),
+        }
+    }
+
+    /// Sets the radii around the two cores.
+    pub fn with_radii(mut self, radius1: T, radius2: T) -> Self {
+        self.radius1 = radius1;
+        self.radius2 = radius2;
+        self
+    }
+
+    /// Sets the early-exit distance.
+    pub fn with_max_dist(mut self, max_dist: T) -> Self {
+        self.max_dist = max_dist;
+        self
+    }
+
+    /// Sets the options.
+    pub fn with_options(mut self, options: GjkOptions) -> Self {
+        self.options = options;
+        self
+    }
+}
+
+/// How the support direction is chosen each iteration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Acceleration {
+    /// Plain GJK: the direction is `−v`.
+    #[default]
+    None,
+    /// Nesterov momentum on the direction (Montaut et al., RSS 2022), falling back to plain
+    /// GJK for the final certificate. `normalize` normalises the direction each step, which the
+    /// paper recommends for polytopes.
+    Nesterov {
+        /// Normalise the momentum direction every iteration.
+        normalize: bool,
+    },
+}
+
+/// Options of a GJK query.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GjkOptions {
+    /// The iteration cap (default 128); reaching it is reported, never hidden.
+    pub max_iterations: u32,
+    /// Direction strategy (default: plain GJK).
+    pub acceleration: Acceleration,
+}
+
+impl Default for GjkOptions {
+    fn default() -> Self {
+        GjkOptions {
+            max_iterations: 128,
+            acceleration: Acceleration::None,
+        }
+    }
+}
+
+/// The result of [`closest_points`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct GjkOutput<T: Real> {
+    /// What was found, with its data.
+    pub status: GjkStatus<T>,
+    /// How it was found.
+    pub stats: GjkStats,
+}
+
+/// What GJK found.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GjkStatus<T: Real> {
+    /// The cores are apart and GJK converged. `distance` is the signed distance of the full
+    /// shapes: negative when the radii overlap although the cores do not — an exact penetration
+    /// depth, without EPA.
+    Separated(ClosestPoints<T>),
+    /// The signed distance is proven larger than `max_dist` (a separating axis).
+    BeyondMaxDist(SeparatingAxis<T>),
+    /// The cores overlap or touch: the final simplex (1 to 4 vertices, enclosing or touching the
+    /// origin), for EPA.
+    Intersecting(Simplex<T>),
+    /// The iteration cap was reached; the best estimate so far (never a verdict of "apart").
+    IterationLimit(ClosestPoints<T>),
+    /// The distance stopped decreasing before the duality gap closed; the best estimate so far.
+    Stalled(ClosestPoints<T>),
+}
+
+/// Closest points of two shapes, all in A's frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClosestPoints<T: Real> {
+    /// Signed distance of the shapes (core distance minus the radii).
+    pub distance: T,
+    /// Unit normal from A toward B.
+    pub normal: UnitVector<T>,
+    /// The witness point on A's surface.
+    pub point1: Point<T>,
+    /// The witness point on B's surface; `point2 − point1 ≈ distance · normal`.
+    pub point2: Point<T>,
+    /// Certified lower bound on `distance` (from the best support plane; up to rounding).
+    pub lower_bound: T,
+    /// Certified upper bound on `distance` (a realised pair of points; up to rounding).
+    pub upper_bound: T,
+}
+
+/// A direction proving a lower bound on the distance.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SeparatingAxis<T: Real> {
+    /// Unit axis from A toward B, A's frame: every point of B lies at least `lower_bound +
+    /// radii` further along it than every point of A's core.
+    pub axis: UnitVector<T>,
+    /// Lower bound on the signed distance of the shapes.
+    pub lower_bound: T,
+}
+
+/// The result of [`intersection_test`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IntersectionOutput {
+    /// Whether the shapes touch or overlap.
+    pub intersecting: bool,
+    /// How it was decided.
+    pub stats: GjkStats,
+}
+
+/// Work done by one query.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GjkStats {
+    /// Iterations (support points of `D` computed).
+    pub iterations: u32,
+    /// Support calls on the Minkowski difference (each is one call per shape).
+    pub support_calls: u32,
+    /// Whether the query started from a rebuilt cached simplex.
+    pub warm_started: bool,
+    /// Why the query stopped.
+    pub exit: GjkExit,
+}
+
+/// Why GJK stopped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum GjkExit {
+    /// The duality gap closed.
+    #[default]
+    DualityGap,
+    /// The new support vertex pair was already in the simplex.
+    RepeatedVertex,
+    /// The distance stopped decreasing.
+    NoProgress,
+    /// The iteration cap.
+    IterationCap,
+    /// The simplex encloses the origin.
+    OriginEnclosed,
+    /// The closest point came within the touch tolerance of the origin.
+    Touching,
+    /// A lower bound exceeded `max_dist`.
+    MaxDist,
+    /// (Intersection test) the upper bound proved overlap.
+    OverlapProven,
+}
+
+/// The GJK loop shared by [`closest_points`] and [`intersection_test`]. With `stop_within =
+/// Some(r)` the loop also stops once `|v| ≤ r` (the shapes provably overlap).
+fn run<A, B, T>(input: &GjkInput<'_, A, B, T>, cache: &mut SimplexCache<T>, stop_within: Option<T>) -> GjkOutput<T>
+where
+    A: SupportMap<T> + ?Sized,
+    B: SupportMap<T> + ?Sized,
+    T: Real,
+{
+    let md = MinkowskiDifference::new(input.shape1, input.shape2, &input.pos12);
+    let tol = T::TOLERANCES;
+    let radii = input.radius1 + input.radius2;
+    let mut stats = GjkStats::default();
+    let (mut hint_a, mut hint_b) = cache.hints();
+
+    let mut state = State {
+        simplex: Simplex::default(),
+        v: Vector::zeros(),
+        weights: [T::zero(); 4],
+        best_lower: T::neg_infinity(),
+        size2: T::zero(),
+    };
+    if let Some(simplex) = cache.rebuild(&md) {
+        stats.warm_started = true;
+        state.simplex = simplex;
+        state.size2 = simplex.vertices().iter().fold(T::zero(), |m, v| Float::max(m, v.w.norm_squared()));
+        let (v, weights) = state.simplex.project_and_reduce();
+        state.v = v;
+        state.weights = weights;
+        if state.simplex.len() == 4 || state.v.norm_squared() <= touch2(&state, tol.gjk_touch) {
+            stats.exit = if state.simplex.len() == 4 { GjkExit::OriginEnclosed } else { GjkExit::Touching };
+            return finish_overlap(state, stats, cache);
+        }
+    } else {
+        // Cold start: search along the cached axis, or from B's centre toward A's (v ≈ a − b).
+        let axis = if cache.axis.norm_squared() > T::zero() {
+            cache.axis
+        } else {
+            -input.pos12.translation.vector
+        };
+        state.v = if axis.norm_squared() > T::zero() { axis } else { Vector::x() };
+    }
+
+    let mut momentum = Momentum::new(input.options.acceleration, state.v);
+    let mut last_w = state.v;
+    loop {
+        if stats.iterations >= input.options.max_iterations {
+            stats.exit = GjkExit::IterationCap;
+            break;
+        }
+        let dir = match momentum.as_mut() {
+            Some(m) => m.next_direction(stats.iterations, &state.v, &last_w),
+            None => state.v,
+        };
+        stats.iterations += 1;
+        let w = md.support(&-dir, hint_a, hint_b);
+        stats.support_calls += 1;
+        hint_a = w.id_a;
+        hint_b = w.id_b;
+        state.size2 = Float::max(state.size2, w.w.norm_squared());
+
+        let dir_norm = dir.norm();
+        if dir_norm > T::zero() {
+            state.best_lower = Float::max(state.best_lower, w.w.dot(&dir) / dir_norm);
+        }
+        if state.best_lower - radii > input.max_dist {
+            stats.exit = GjkExit::MaxDist;
+            let axis = UnitVector::new_unchecked(-dir / dir_norm);
+            cache.store(&state.simplex, dir);
+            return GjkOutput {
+                status: GjkStatus::BeyondMaxDist(SeparatingAxis {
+                    axis,
+                    lower_bound: state.best_lower - radii,
+                }),
+                stats,
+            };
+        }
+
+        if !state.simplex.is_empty() {
+            let converged = state.gap_closed(tol.gjk_relative_gap);
+            let repeated = state.simplex.contains_pair(&w);
+            // With momentum the support direction is not −v, so its point may not improve v;
+            // Montaut et al. fall back to plain GJK then, and for the final certificate.
+            let no_descent = momentum.is_some() && state.v.dot(&(state.v - w.w)) <= T::zero();
+            if momentum.is_some() && (converged || repeated || no_descent) {
+                momentum = None;
+                continue;
+            }
+            if converged || repeated {
+                stats.exit = if converged { GjkExit::DualityGap } else { GjkExit::RepeatedVertex };
+                break;
+            }
+        }
+
+        let previous = (state.simplex, state.v, state.weights);
+        let had_point = !state.simplex.is_empty();
+        let previous_norm2 = state.v.norm_squared();
+        state.simplex.push(w);
+        let (v, weights) = state.simplex.project_and_reduce();
+        last_w = w.w;
+        state.v = v;
+        state.weights = weights;
+        let norm2 = v.norm_squared();
+        if state.simplex.len() == 4 || norm2 <= touch2(&state, tol.gjk_touch) {
+            stats.exit = if state.simplex.len() == 4 { GjkExit::OriginEnclosed } else { GjkExit::Touching };
+            return finish_overlap(state, stats, cache);
+        }
+        if stop_within.is_some_and(|r| norm2 <= r * r) {
+            stats.exit = GjkExit::OverlapProven;
+            break;
+        }
+        if had_point && norm2 >= previous_norm2 {
+            (state.simplex, state.v, state.weights) = previous;
+            if momentum.is_some() {
+                momentum = None;
+                continue;
+            }
+            stats.exit = GjkExit::NoProgress;
+            break;
+        }
+        if momentum.is_none() && state.gap_closed(tol.gjk_relative_gap) {
+            stats.exit = GjkExit::DualityGap;
+            break;
+        }
+    }
+
+    let closest = state.closest_points(input.radius1, input.radius2);
+    cache.store(&state.simplex, state.v);
+    let status = match stats.exit {
+        GjkExit::IterationCap => GjkStatus::IterationLimit(closest),
+        GjkExit::NoProgress if !state.gap_closed(Float::sqrt(tol.gjk_relative_gap)) => {
+            GjkStatus::Stalled(closest)
+        }
+        _ => GjkStatus::Separated(closest),
+    };
+    GjkOutput { status, stats }
+}
+
+/// The loop's state: the simplex, its closest point `v` with barycentric weights, the best
+/// lower bound and the largest squared support norm seen (the size rounding scales with).
+struct State<T: Real> {
+    simplex: Simplex<T>,
+    v: Vector<T>,
+    weights: [T; 4],
+    best_lower: T,
+    size2: T,
+}
+
+impl<T: Real> State<T> {
+    /// Whether `|v| − lower ≤ rel·|v| + rel·size`.
+    fn gap_closed(&self, rel: T) -> bool {
+        let v_norm = self.v.norm();
+        v_norm - self.best_lower <= rel * (v_norm + Float::sqrt(self.size2))
+    }
+
+    /// The closest points of the shapes from the final simplex (see the module doc on normals).
+    fn closest_points(&self, radius1: T, radius2: T) -> ClosestPoints<T> {
+        let (a, b) = self.simplex.witnesses(&self.weights);
+        let v_norm = self.v.norm();
+        let direction = self.refined_direction(v_norm);
+        let core_distance = match self.simplex.len() {
+            3 => Float::max(self.simplex.vertices()[0].w.dot(&direction), T::zero()),
+            _ => v_norm,
+        };
+        let normal = -direction;
+        let lower = Float::max(self.best_lower, T::zero());
+        ClosestPoints {
+            distance: core_distance - radius1 - radius2,
+            normal: UnitVector::new_unchecked(normal),
+            point1: a + normal * radius1,
+            point2: b - normal * radius2,
+            lower_bound: Float::min(lower, core_distance) - radius1 - radius2,
+            upper_bound: Float::max(v_norm, core_distance) - radius1 - radius2,
+        }
+    }
+
+    /// The unit direction of `v` (from B's closest point to A's), refined from the simplex's
+    /// geometry where that is more accurate than `v` itself.
+    fn refined_direction(&self, v_norm: T) -> Vector<T> {
+        let vertices = self.simplex.vertices();
+        let v_dir = if v_norm > T::zero() { self.v / v_norm } else { Vector::y() };
+        let size = Float::sqrt(self.size2);
+        match vertices {
+            [p, q] => {
+                let edge = q.w - p.w;
+                let len2 = edge.norm_squared();
+                if len2 > T::zero() {
+                    let perpendicular = v_dir - edge * (v_dir.dot(&edge) / len2);
+                    nphase_math::normalize_robust(&perpendicular).map_or(v_dir, |n| n.into_inner())
+                } else {
+                    v_dir
+                }
+            }
+            [p, q, r] => {
+                let (e1, e2) = (q.w - p.w, r.w - p.w);
+                let n = e1.cross(&e2);
+                let n_norm = n.norm();
+                // Error of the triangle normal ~ ε·|e1||e2|/|n|, of v/|v| ~ ε·size/|v|.
+                if n_norm * size > e1.norm() * e2.norm() * v_norm && n_norm > T::zero() {
+                    let n = n / n_norm;
+                    if n.dot(&v_dir) < T::zero() { -n } else { n }
+                } else {
+                    v_dir
+                }
+            }
+            _ => v_dir,
+        }
+    }
+}
+
+fn touch2<T: Real>(state: &State<T>, touch: T) -> T {
+    touch * touch * state.size2
+}
+
+fn finish_overlap<T: Real>(state: State<T>, stats: GjkStats, cache: &mut SimplexCache<T>) -> GjkOutput<T> {
+    cache.store(&state.simplex, state.v);
+    GjkOutput {
+        status: GjkStatus::Intersecting(state.simplex),
+        stats,
+    }
+}

@@ -1,0 +1,117 @@
+//! GJK's simplex: up to four points of the Minkowski difference with the support points on
+//! each shape that produced them.
+
+use nphase_math::{Point, Real, SimplexProjection, Vector};
+use nphase_shapes::VertexId;
+
+/// A point of the Minkowski difference `D = A − B` (A's frame) with its witness pair.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SimplexVertex<T: Real> {
+    /// `a − b`, a point of `D`.
+    pub w: Vector<T>,
+    /// The support point on core A (A's frame).
+    pub a: Point<T>,
+    /// The support point on core B (A's frame).
+    pub b: Point<T>,
+    /// The vertex index of `a` on A ([`VertexId::NONE`] on a curved surface).
+    pub id_a: VertexId,
+    /// The vertex index of `b` on B.
+    pub id_b: VertexId,
+}
+
+impl<T: Real> SimplexVertex<T> {
+    fn origin() -> Self {
+        SimplexVertex {
+            w: Vector::zeros(),
+            a: Point::origin(),
+            b: Point::origin(),
+            id_a: VertexId::NONE,
+            id_b: VertexId::NONE,
+        }
+    }
+
+    /// Whether both ids are known and equal to `other`'s: the same vertex pair.
+    pub fn same_vertex_pair(&self, other: &Self) -> bool {
+        self.id_a.is_some() && self.id_b.is_some() && self.id_a == other.id_a && self.id_b == other.id_b
+    }
+}
+
+/// Up to four [`SimplexVertex`]es; the simplex GJK maintains, and hands to EPA when the cores
+/// overlap.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Simplex<T: Real> {
+    vertices: [SimplexVertex<T>; 4],
+    len: usize,
+}
+
+impl<T: Real> Default for Simplex<T> {
+    fn default() -> Self {
+        Simplex {
+            vertices: [SimplexVertex::origin(); 4],
+            len: 0,
+        }
+    }
+}
+
+impl<T: Real> Simplex<T> {
+    /// The vertices.
+    pub fn vertices(&self) -> &[SimplexVertex<T>] {
+        &self.vertices[..self.len]
+    }
+
+    /// The number of vertices (0 to 4).
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the simplex has no vertex.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Appends a vertex. Precondition: fewer than four vertices.
+    pub fn push(&mut self, vertex: SimplexVertex<T>) {
+        debug_assert!(self.len < 4, "a simplex has at most four vertices");
+        self.vertices[self.len] = vertex;
+        self.len += 1;
+    }
+
+    /// Whether `vertex`'s id pair is already in the simplex.
+    pub fn contains_pair(&self, vertex: &SimplexVertex<T>) -> bool {
+        self.vertices().iter().any(|v| v.same_vertex_pair(vertex))
+    }
+
+    /// The points `w` as an array slice for the signed-volume projection.
+    pub(crate) fn points(&self) -> ([Vector<T>; 4], usize) {
+        (self.vertices.map(|v| v.w), self.len)
+    }
+
+    /// The closest point of the simplex to the origin; the simplex is reduced to its support set
+    /// and the barycentric weights of the kept vertices are returned in order.
+    pub(crate) fn project_and_reduce(&mut self) -> (Vector<T>, [T; 4]) {
+        let (points, len) = self.points();
+        let projection: SimplexProjection<T> = nphase_math::closest_point_to_origin(&points[..len]);
+        let mut weights = [T::zero(); 4];
+        let mut kept = 0;
+        for i in 0..len {
+            if projection.contains(i) {
+                self.vertices[kept] = self.vertices[i];
+                weights[kept] = projection.weights[i];
+                kept += 1;
+            }
+        }
+        self.len = kept;
+        (projection.point, weights)
+    }
+
+    /// The witness points `(Σ λ_i a_i, Σ λ_i b_i)` for barycentric weights `weights`.
+    pub(crate) fn witnesses(&self, weights: &[T; 4]) -> (Point<T>, Point<T>) {
+        let mut a = Vector::zeros();
+        let mut b = Vector::zeros();
+        for (v, &l) in self.vertices().iter().zip(weights) {
+            a += v.a.coords * l;
+            b += v.b.coords * l;
+        }
+        (Point::from(a), Point::from(b))
+    }
+}
