@@ -11,7 +11,9 @@ use num_traits::Float;
 /// num-traits' [`Float`] (so generic numeric code written against num-traits works). The
 /// tolerances that depend on the precision live in [`Real::TOLERANCES`]; nothing in nphase hard
 /// codes an epsilon for one precision only.
-pub trait Real: RealField + Float + Copy + Send + Sync + Debug + Display + 'static {
+pub trait Real:
+    RealField + Float + Copy + Default + Send + Sync + Debug + Display + 'static
+{
     /// The tolerances for this precision.
     const TOLERANCES: Tolerances<Self>;
 

@@ -1,1 +1,30 @@
-//! nphase-pipeline: to be filled by a later issue.
+//! # nphase-pipeline
+//!
+//! From posed shapes to contacts.
+//!
+//! * [`query`] — one-shot queries between two posed shapes with parry3d's meanings:
+//!   [`query::contact`], [`query::distance`], [`query::closest_points`],
+//!   [`query::intersection_test`].
+//! * [`query_pair`] — the narrowphase of one pair in A's frame (closed forms, GJK on the
+//!   cores, EPA), warm-started from a [`nphase_gjk::SimplexCache`].
+//! * [`build_manifold`] — up to four contact points with persistent ids from a pair's contact
+//!   (supporting features, `clipping`, `reduction`).
+//! * [`NarrowPhase`] — the whole step: broadphase pairs in, one [`ContactManifold`] per pair
+//!   out, in parallel (rayon), warm-started, bit-identical for any thread count.
+//!
+//! ## Conventions
+//! Normals point from A (the pair's first collider) toward B. Distances are signed (negative
+//! when penetrating). Manifold points are stored in each shape's local frame.
+
+mod clipping;
+mod manifold;
+mod narrow_phase;
+mod pair;
+pub mod query;
+mod reduction;
+
+pub use manifold::{
+    ContactManifold, ContactPoint, MAX_MANIFOLD_POINTS, ManifoldWorkspace, build_manifold,
+};
+pub use narrow_phase::{Collider, NarrowPhase, NarrowPhaseConfig, PipelineError, StepStats};
+pub use pair::{ContactQuality, LocalContact, PairOutcome, PairWorkspace, query_pair};

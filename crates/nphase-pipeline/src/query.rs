@@ -1,0 +1,187 @@
+//! One-shot queries between two posed shapes, with parry3d's meanings.
+//!
+//! [`contact`], [`distance`], [`closest_points`] and [`intersection_test`] take world poses
+//! (`pos1`, `pos2`: local → world) and answer in world space. They work in A's frame internally
+//! (`pos12 = pos1⁻¹ · pos2`), so the accuracy does not depend on how far the pair is from the
+//! world origin. Each call is independent (cold start); for per-frame use keep a
+//! [`SimplexCache`](nphase_gjk::SimplexCache) per pair and call [`query_pair`](crate::query_pair)
+//! or use the [`NarrowPhase`](crate::NarrowPhase) pipeline.
+//!
+//! Bad input (a NaN or infinite pose, a negative or non-finite prediction) is refused with a
+//! [`QueryError`] naming it; shapes are validated when they are built.
+
+use core::fmt;
+
+use nphase_gjk::{GjkInput, SimplexCache};
+use nphase_math::{Isometry, Point, Real, UnitVector};
+use nphase_shapes::Shape;
+use num_traits::Float;
+
+use crate::pair::{ContactQuality, PairWorkspace, query_pair};
+
+/// A contact between two shapes, in world space (parry3d's `Contact`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Contact<T: Real> {
+    /// Witness point on shape 1's surface.
+    pub point1: Point<T>,
+    /// Witness point on shape 2's surface; `point2 − point1 ≈ dist · normal1`.
+    pub point2: Point<T>,
+    /// Unit normal on shape 1 pointing toward shape 2.
+    pub normal1: UnitVector<T>,
+    /// `−normal1`.
+    pub normal2: UnitVector<T>,
+    /// Signed distance: positive gap, or minus the penetration depth.
+    pub dist: T,
+    /// Whether the underlying query converged (see [`ContactQuality`]).
+    pub quality: ContactQuality,
+}
+
+/// Why a query refused its input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum QueryError {
+    /// A pose has a NaN or infinite component (`"pos1"` or `"pos2"`).
+    NonFinitePose(&'static str),
+    /// The prediction distance (or `max_dist`) is NaN, infinite or negative.
+    InvalidPrediction,
+}
+
+impl fmt::Display for QueryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            QueryError::NonFinitePose(which) => write!(f, "{which} has a NaN or infinite component"),
+            QueryError::InvalidPrediction => {
+                write!(f, "the prediction distance must be finite and non-negative")
+            }
+        }
+    }
+}
+
+impl std::error::Error for QueryError {}
+
+/// The contact between two shapes if their signed distance is at most `prediction`.
+///
+/// Shapes that penetrate or touch always get a contact (never a silent `None`, even when the
+/// penetration query fails to converge: the best estimate is returned with its
+/// [`ContactQuality`]).
+///
+/// ```
+/// use nphase_math::{Isometry, Vector};
+/// use nphase_pipeline::query::contact;
+/// use nphase_shapes::{Cuboid, Shape};
+///
+/// let cube = Shape::Cuboid(Cuboid::new(Vector::<f64>::new(0.5, 0.5, 0.5)).expect("valid"));
+/// let c = contact(&Isometry::identity(), &cube, &Isometry::translation(0.9, 0.0, 0.0), &cube, 0.0)
+///     .expect("finite input")
+///     .expect("overlapping");
+/// assert!((c.dist + 0.1).abs() < 1e-12);
+/// assert!((c.normal1.x - 1.0).abs() < 1e-12);
+/// ```
+pub fn contact<T: Real>(
+    pos1: &Isometry<T>,
+    shape1: &Shape<T>,
+    pos2: &Isometry<T>,
+    shape2: &Shape<T>,
+    prediction: T,
+) -> Result<Option<Contact<T>>, QueryError> {
+    check_prediction(prediction)?;
+    let pos12 = relative_pose(pos1, pos2)?;
+    let outcome = query_pair(
+        shape1,
+        shape2,
+        &pos12,
+        prediction,
+        &mut SimplexCache::EMPTY.clone(),
+        &mut PairWorkspace::new(),
+    );
+    Ok(outcome.contact.map(|c| {
+        let normal1 = pos1.rotation * c.normal;
+        Contact {
+            point1: pos1 * c.point1,
+            point2: pos1 * c.point2,
+            normal1,
+            normal2: -normal1,
+            dist: c.dist,
+            quality: c.quality,
+        }
+    }))
+}
+
+/// The signed distance between two shapes: the gap when apart, minus the penetration depth
+/// when overlapping.
+pub fn distance<T: Real>(
+    pos1: &Isometry<T>,
+    shape1: &Shape<T>,
+    pos2: &Isometry<T>,
+    shape2: &Shape<T>,
+) -> Result<T, QueryError> {
+    let pos12 = relative_pose(pos1, pos2)?;
+    let outcome = query_pair(
+        shape1,
+        shape2,
+        &pos12,
+        T::infinity(),
+        &mut SimplexCache::EMPTY.clone(),
+        &mut PairWorkspace::new(),
+    );
+    Ok(outcome.contact.map_or_else(T::infinity, |c| c.dist))
+}
+
+/// The closest points of two shapes (parry3d's `ClosestPoints`), in world space.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ClosestPoints<T: Real> {
+    /// The shapes touch or overlap.
+    Intersecting,
+    /// The shapes are apart by at most `max_dist`.
+    WithinMargin(Point<T>, Point<T>),
+    /// The shapes are further apart than `max_dist`.
+    Disjoint,
+}
+
+/// The closest points of two shapes if they are apart by at most `max_dist`.
+pub fn closest_points<T: Real>(
+    pos1: &Isometry<T>,
+    shape1: &Shape<T>,
+    pos2: &Isometry<T>,
+    shape2: &Shape<T>,
+    max_dist: T,
+) -> Result<ClosestPoints<T>, QueryError> {
+    check_prediction(max_dist)?;
+    Ok(match contact(pos1, shape1, pos2, shape2, max_dist)? {
+        None => ClosestPoints::Disjoint,
+        Some(c) if c.dist <= T::zero() => ClosestPoints::Intersecting,
+        Some(c) => ClosestPoints::WithinMargin(c.point1, c.point2),
+    })
+}
+
+/// Whether two shapes touch or overlap (signed distance ≤ 0).
+pub fn intersection_test<T: Real>(
+    pos1: &Isometry<T>,
+    shape1: &Shape<T>,
+    pos2: &Isometry<T>,
+    shape2: &Shape<T>,
+) -> Result<bool, QueryError> {
+    let pos12 = relative_pose(pos1, pos2)?;
+    let (core1, radius1) = shape1.core();
+    let (core2, radius2) = shape2.core();
+    let input = GjkInput::new(&core1, &core2, pos12).with_radii(radius1, radius2);
+    Ok(nphase_gjk::intersection_test(&input, &mut SimplexCache::EMPTY.clone()).intersecting)
+}
+
+/// `pos1⁻¹ · pos2`, refusing non-finite poses.
+pub(crate) fn relative_pose<T: Real>(pos1: &Isometry<T>, pos2: &Isometry<T>) -> Result<Isometry<T>, QueryError> {
+    for (pose, name) in [(pos1, "pos1"), (pos2, "pos2")] {
+        let finite = pose.translation.vector.iter().chain(pose.rotation.coords.iter()).all(|x| Float::is_finite(*x));
+        if !finite {
+            return Err(QueryError::NonFinitePose(name));
+        }
+    }
+    Ok(pos1.inv_mul(pos2))
+}
+
+fn check_prediction<T: Real>(prediction: T) -> Result<(), QueryError> {
+    if Float::is_finite(prediction) && prediction >= T::zero() {
+        Ok(())
+    } else {
+        Err(QueryError::InvalidPrediction)
+    }
+}
