@@ -103,9 +103,25 @@ where
         let on_face = candidate.vertices.iter().any(|v| v.same_vertex_pair(&w));
         if upper - face.distance <= tolerance || on_face {
             stats.exit = if on_face { EpaExit::RepeatedVertex } else { EpaExit::Converged };
-            let gap = Float::max(upper - face.distance, T::zero());
+            let mut witness = candidate;
+            let mut gap = Float::max(upper - face.distance, T::zero());
+            // A neighbour up to 100 tolerances further is accepted: still far inside the accuracy
+            // of DESIGN.md, and wide enough to cross the dents the visibility epsilon leaves.
+            let containing = polytope.face_containing_projection(face_index, T::lit(100.0) * tolerance);
+            if containing != face_index {
+                // Certify the neighbour's own normal with one more support query.
+                let face = polytope.faces[containing as usize];
+                let w = md.support(&face.normal, hint_a, hint_b);
+                stats.support_calls += 1;
+                witness = Candidate {
+                    vertices: face.v.map(|i| polytope.vertices[i as usize]),
+                    normal: face.normal,
+                    upper: w.w.dot(&face.normal),
+                };
+                gap = Float::max(witness.upper - face.distance, T::zero());
+            }
             return EpaOutput {
-                status: EpaStatus::Converged(candidate.penetration(radii, gap)),
+                status: EpaStatus::Converged(witness.penetration(radii, gap)),
                 stats,
             };
         }
@@ -261,6 +277,10 @@ struct Candidate<T: Real> {
 impl<T: Real> Candidate<T> {
     /// The penetration this face describes: depth from the face's closest point to the origin
     /// along its normal, witnesses from the same barycentric weights on both shapes.
+    ///
+    /// Callers pass a face whose triangle contains the origin's projection (see
+    /// [`Polytope::face_containing_projection`]); otherwise the closest point is clamped to the
+    /// triangle and the witnesses describe that point.
     fn penetration(&self, (radius1, radius2): (T, T), gap: T) -> Penetration<T> {
         let ws = self.vertices.map(|v| v.w);
         let projection = nphase_math::closest_point_to_origin(&ws);
@@ -305,10 +325,17 @@ where
         a += v.a.coords * l;
         b += v.b.coords * l;
     }
-    // The support value along the normal is the (signed) core depth: ~0 for a flat D.
-    let support = md.support(&normal, VertexId::NONE, VertexId::NONE);
-    *support_calls += 1;
-    let core_depth = support.w.dot(&normal);
+    // The support value along the normal is the signed core depth: ~0 for a flat D through the
+    // origin, minus the separation when D lies off it. For a planar D both sides are candidate
+    // normals; the smaller support value is the answer (the given side wins ties).
+    let along = md.support(&normal, VertexId::NONE, VertexId::NONE);
+    let against = md.support(&-normal, VertexId::NONE, VertexId::NONE);
+    *support_calls += 2;
+    let (normal, core_depth) = if -against.w.dot(&normal) < along.w.dot(&normal) {
+        (-normal, -against.w.dot(&normal))
+    } else {
+        (normal, along.w.dot(&normal))
+    };
     let n = normal.into_inner();
     Penetration {
         depth: core_depth + radius1 + radius2,

@@ -90,8 +90,15 @@ where
             }
         }
         if points.len() == 2 {
+            // D is a segment: the normal points from its closest point to the origin toward the
+            // origin's side (the separation direction), or across it toward B when it passes
+            // through the origin.
+            let closest = nphase_math::closest_point_to_origin(&[p0, p1]).point;
             let across = toward_b - axis.into_inner() * toward_b.dot(&axis);
-            let normal = nphase_math::normalize_robust(&across).unwrap_or(UnitVector::new_unchecked(u));
+            let normal = nphase_math::normalize_robust(&-closest)
+                .filter(|_| closest.norm() > eps(size))
+                .or_else(|| nphase_math::normalize_robust(&across))
+                .unwrap_or(UnitVector::new_unchecked(u));
             return flat(&points, normal);
         }
     }

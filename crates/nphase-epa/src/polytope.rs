@@ -194,6 +194,48 @@ impl<T: Real> Polytope<T> {
         Ok(())
     }
 
+    /// A face whose triangle contains its own projection of the origin, found by walking from
+    /// `start` (the closest face) to neighbours whose plane distance is within `tolerance` of
+    /// `start`'s; `start` itself when none is found.
+    ///
+    /// For a convex polytope the closest face contains the origin's projection. EPA's polytope
+    /// is convex only up to the visibility epsilon, and where neighbouring faces are nearly
+    /// coplanar (a flat face of `D` triangulated, or the fine facets EPA grows over a curved
+    /// surface) a dent of that size can move the projection off the closest face by a lot more:
+    /// its witnesses would then not match its depth. The walk crosses the edge opposite the most
+    /// negative barycentric weight, which leads to the face that does contain it.
+    pub(crate) fn face_containing_projection(&self, start: u32, tolerance: T) -> u32 {
+        let limit = self.faces[start as usize].distance + tolerance;
+        let mut current = start;
+        for _ in 0..self.faces.len().min(64) {
+            let face = &self.faces[current as usize];
+            let projection = face.normal * face.distance;
+            let [p0, p1, p2] = face.v.map(|i| self.vertices[i as usize].w);
+            // Signed areas of the sub-triangles opposite each vertex, about the face normal.
+            let weights = [
+                (p1 - projection).cross(&(p2 - projection)).dot(&face.normal),
+                (p2 - projection).cross(&(p0 - projection)).dot(&face.normal),
+                (p0 - projection).cross(&(p1 - projection)).dot(&face.normal),
+            ];
+            let area = weights[0] + weights[1] + weights[2];
+            let (k, most_negative) = weights
+                .iter()
+                .enumerate()
+                .fold((0, T::infinity()), |(bk, bw), (k, &w)| if w < bw { (k, w) } else { (bk, bw) });
+            if most_negative >= -T::TOLERANCES.degenerate * Float::abs(area) {
+                return current;
+            }
+            // The edge opposite vertex k is edge (k + 1) mod 3.
+            let next = face.adj[(k + 1) % 3];
+            let neighbour = &self.faces[next as usize];
+            if neighbour.deleted || !(neighbour.distance <= limit) {
+                break;
+            }
+            current = next;
+        }
+        start
+    }
+
     /// Appends a face, computes its plane and queues it; returns its index.
     fn push_face(&mut self, v: [u32; 3], adj: [u32; 3], adj_edge: [u8; 3]) -> u32 {
         let [p0, p1, p2] = v.map(|i| self.vertices[i as usize].w);

@@ -19,9 +19,10 @@
 //!   behave the same.
 //! * **Repeated vertex**: the new support's vertex pair is already in the simplex; then `v` is
 //!   optimal (for polytopes exactly).
-//! * **No progress**: `|v|` failed to decrease (rounding); the previous simplex is kept and
-//!   the result is [`GjkStatus::Separated`] when the gap is within `√ε_rel`, else
-//!   [`GjkStatus::Stalled`] with the best estimate.
+//! * **No progress**: `|v|` failed to decrease (rounding); the previous simplex is kept.
+//! * A repeated vertex or no progress with the gap still open is [`GjkStatus::Stalled`]: it
+//!   happens on nearly parallel features a tiny distance apart, where the support along a
+//!   slightly tilted `v` dips to another vertex; the simplex comes with it for EPA.
 //! * **Iteration cap**: [`GjkStatus::IterationLimit`] with the best estimate — never reported as
 //!   "not touching".
 //! * **Overlap**: the simplex encloses the origin, or `|v|` falls below
@@ -92,9 +93,9 @@ where
     let intersecting = match &out.status {
         GjkStatus::Intersecting(_) => true,
         GjkStatus::BeyondMaxDist(_) => false,
-        GjkStatus::Separated(c) | GjkStatus::IterationLimit(c) | GjkStatus::Stalled(c) => {
-            c.distance <= T::zero()
-        }
+        GjkStatus::Separated(c)
+        | GjkStatus::IterationLimit(c)
+        | GjkStatus::Stalled { estimate: c, .. } => c.distance <= T::zero(),
     };
     IntersectionOutput {
         intersecting,
@@ -220,8 +221,16 @@ pub enum GjkStatus<T: Real> {
     Intersecting(Simplex<T>),
     /// The iteration cap was reached; the best estimate so far (never a verdict of "apart").
     IterationLimit(ClosestPoints<T>),
-    /// The distance stopped decreasing before the duality gap closed; the best estimate so far.
-    Stalled(ClosestPoints<T>),
+    /// The distance stopped decreasing (or a support vertex repeated) before the duality gap
+    /// closed: rounding on nearly parallel features. The best estimate so far, and the simplex
+    /// it came from, from which EPA can settle the answer (its face normals do not suffer from
+    /// the rounding that stalled GJK).
+    Stalled {
+        /// The best estimate.
+        estimate: ClosestPoints<T>,
+        /// The final simplex.
+        simplex: Simplex<T>,
+    },
 }
 
 /// Closest points of two shapes, all in A's frame.
@@ -314,6 +323,7 @@ where
         v: Vector::zeros(),
         weights: [T::zero(); 4],
         best_lower: T::neg_infinity(),
+        best_lower_axis: Vector::zeros(),
         size2: T::zero(),
     };
     if let Some(simplex) = cache.rebuild(&md) {
@@ -357,7 +367,11 @@ where
 
         let dir_norm = dir.norm();
         if dir_norm > T::zero() {
-            state.best_lower = Float::max(state.best_lower, w.w.dot(&dir) / dir_norm);
+            let lower = w.w.dot(&dir) / dir_norm;
+            if lower > state.best_lower {
+                state.best_lower = lower;
+                state.best_lower_axis = dir / dir_norm;
+            }
         }
         if state.best_lower - radii > input.max_dist {
             stats.exit = GjkExit::MaxDist;
@@ -420,12 +434,21 @@ where
         }
     }
 
+    // The size may have grown since the touch test after the last projection (a first support
+    // point next to the origin makes every length look large): test again.
+    if stats.exit != GjkExit::IterationCap && state.v.norm_squared() <= touch2(&state, tol.gjk_touch) {
+        stats.exit = GjkExit::Touching;
+        return finish_overlap(state, stats, cache);
+    }
     let closest = state.closest_points(input.radius1, input.radius2);
     cache.store(&state.simplex, state.v);
     let status = match stats.exit {
         GjkExit::IterationCap => GjkStatus::IterationLimit(closest),
-        GjkExit::NoProgress if !state.gap_closed(Float::sqrt(tol.gjk_relative_gap)) => {
-            GjkStatus::Stalled(closest)
+        GjkExit::NoProgress | GjkExit::RepeatedVertex if !state.gap_closed(tol.gjk_relative_gap) => {
+            GjkStatus::Stalled {
+                estimate: closest,
+                simplex: state.simplex,
+            }
         }
         _ => GjkStatus::Separated(closest),
     };
@@ -439,6 +462,8 @@ struct State<T: Real> {
     v: Vector<T>,
     weights: [T; 4],
     best_lower: T,
+    /// The unit axis `u` that gave `best_lower`: every point of D has `x·u ≥ best_lower`.
+    best_lower_axis: Vector<T>,
     size2: T,
 }
 
@@ -453,11 +478,7 @@ impl<T: Real> State<T> {
     fn closest_points(&self, radius1: T, radius2: T) -> ClosestPoints<T> {
         let (a, b) = self.simplex.witnesses(&self.weights);
         let v_norm = self.v.norm();
-        let direction = self.refined_direction(v_norm);
-        let core_distance = match self.simplex.len() {
-            3 => Float::max(self.simplex.vertices()[0].w.dot(&direction), T::zero()),
-            _ => v_norm,
-        };
+        let (direction, core_distance) = self.refined_direction(v_norm);
         let normal = -direction;
         let lower = Float::max(self.best_lower, T::zero());
         ClosestPoints {
@@ -470,36 +491,58 @@ impl<T: Real> State<T> {
         }
     }
 
-    /// The unit direction of `v` (from B's closest point to A's), refined from the simplex's
-    /// geometry where that is more accurate than `v` itself.
-    fn refined_direction(&self, v_norm: T) -> Vector<T> {
+    /// The unit direction of `v` (from B's closest point to A's) and the core distance, refined
+    /// from the simplex's geometry where that is more accurate than `v` itself: a triangle's
+    /// normal and plane distance, or `v` with its rounding along a segment removed.
+    fn refined_direction(&self, v_norm: T) -> (Vector<T>, T) {
         let vertices = self.simplex.vertices();
         let v_dir = if v_norm > T::zero() { self.v / v_norm } else { Vector::y() };
         let size = Float::sqrt(self.size2);
+        // The axis of the best lower bound is *certified*: the support gap along it is that
+        // bound, within the duality gap of the true distance, however tilted v is by rounding
+        // on nearly parallel features a tiny distance apart. It is preferred wherever swapping it
+        // for v's direction moves the witness pair by less than the tolerance (|v|·sin angle).
+        let axis = self.best_lower_axis;
+        let rel = T::TOLERANCES.gjk_relative_gap;
+        let certified = axis.norm_squared() > T::zero()
+            && self.gap_closed(rel)
+            && v_norm * axis.cross(&v_dir).norm() <= rel * (v_norm + size);
         match vertices {
+            [_, _] if certified => (axis, v_norm),
             [p, q] => {
                 let edge = q.w - p.w;
                 let len2 = edge.norm_squared();
-                if len2 > T::zero() {
+                let direction = if len2 > T::zero() {
                     let perpendicular = v_dir - edge * (v_dir.dot(&edge) / len2);
                     nphase_math::normalize_robust(&perpendicular).map_or(v_dir, |n| n.into_inner())
                 } else {
                     v_dir
-                }
+                };
+                (direction, v_norm)
             }
             [p, q, r] => {
                 let (e1, e2) = (q.w - p.w, r.w - p.w);
                 let n = e1.cross(&e2);
                 let n_norm = n.norm();
-                // Error of the triangle normal ~ ε·|e1||e2|/|n|, of v/|v| ~ ε·size/|v|.
-                if n_norm * size > e1.norm() * e2.norm() * v_norm && n_norm > T::zero() {
+                // Rounding error (in radians) of the triangle normal ~ ε·|e1||e2|/|n| and of
+                // v/|v| ~ ε·size/|v|. The normal is used when it is the more accurate one and
+                // agrees with v within v's own error: v then is the projection onto the
+                // triangle's plane, i.e. the triangle lies in a flat face of D. On a curved part
+                // of D, or for a sliver whose interior weights are unreliable, v is kept.
+                let eps = T::TOLERANCES.epsilon;
+                let tri_error = eps * e1.norm() * e2.norm() / n_norm;
+                let v_error = eps * size / v_norm;
+                if n_norm > T::zero() && tri_error < v_error {
                     let n = n / n_norm;
-                    if n.dot(&v_dir) < T::zero() { -n } else { n }
-                } else {
-                    v_dir
+                    let n = if n.dot(&v_dir) < T::zero() { -n } else { n };
+                    if n.cross(&v_dir).norm() <= T::lit(64.0) * (v_error + tri_error) {
+                        return (n, Float::max(p.w.dot(&n), T::zero()));
+                    }
                 }
+                if certified { (axis, v_norm) } else { (v_dir, v_norm) }
             }
-            _ => v_dir,
+            _ if certified => (axis, v_norm),
+            _ => (v_dir, v_norm),
         }
     }
 }

@@ -120,7 +120,19 @@ pub fn query_pair<T: Real>(
         GjkStatus::IterationLimit(c) => {
             (c.lower_bound <= prediction).then(|| separated(&c, ContactQuality::IterationLimit))
         }
-        GjkStatus::Stalled(c) => (c.lower_bound <= prediction).then(|| separated(&c, ContactQuality::Fallback)),
+        GjkStatus::Stalled { estimate, simplex } => {
+            // Rounding stalled GJK on nearly parallel features: EPA, whose normals come from
+            // explicit faces, settles the signed distance from the same simplex. Its answer is
+            // kept when it converged and is no worse than GJK's upper bound.
+            outcome.epa_ran = true;
+            let epa = nphase_epa::penetration(&input, &simplex, &EpaOptions::default(), &mut workspace.epa);
+            match epa.status {
+                EpaStatus::Converged(p) if -p.depth <= estimate.upper_bound => {
+                    (-p.depth <= prediction).then(|| penetration_contact(&p, ContactQuality::Converged))
+                }
+                _ => (estimate.lower_bound <= prediction).then(|| separated(&estimate, ContactQuality::Fallback)),
+            }
+        }
         GjkStatus::Intersecting(simplex) => {
             outcome.epa_ran = true;
             let epa = nphase_epa::penetration(&input, &simplex, &EpaOptions::default(), &mut workspace.epa);
@@ -129,17 +141,20 @@ pub fn query_pair<T: Real>(
                 EpaStatus::IterationLimit(_) => ContactQuality::IterationLimit,
                 EpaStatus::Degenerate(_) => ContactQuality::Fallback,
             };
-            let p = epa.status.penetration();
-            Some(LocalContact {
-                point1: p.point1,
-                point2: p.point2,
-                normal: p.normal,
-                dist: -p.depth,
-                quality,
-            })
+            Some(penetration_contact(epa.status.penetration(), quality))
         }
     };
     outcome
+}
+
+fn penetration_contact<T: Real>(p: &nphase_epa::Penetration<T>, quality: ContactQuality) -> LocalContact<T> {
+    LocalContact {
+        point1: p.point1,
+        point2: p.point2,
+        normal: p.normal,
+        dist: -p.depth,
+        quality,
+    }
 }
 
 /// Ball against ball, exactly: the centre line is the normal (for concentric balls any
