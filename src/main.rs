@@ -1,1 +1,2 @@
+//! The `nphase` command-line tool (replaced by the CLI branch).
 fn main() {}

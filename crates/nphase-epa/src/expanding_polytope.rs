@@ -51,14 +51,18 @@ where
     let md = MinkowskiDifference::new(pair.shape1, pair.shape2, &pair.pos12);
     let radii = (pair.radius1, pair.radius2);
     let mut stats = EpaStats::default();
-    let mut size = simplex.vertices().iter().fold(T::zero(), |m, v| Float::max(m, v.w.norm()));
+    let mut size = simplex
+        .vertices()
+        .iter()
+        .fold(T::zero(), |m, v| Float::max(m, v.w.norm()));
     let toward_b = pair.pos12.translation.vector;
 
     let tetrahedron = match initial_polytope(&md, simplex, &toward_b, &mut stats.support_calls) {
         Start::Tetrahedron(t) => t,
         Start::Flat { vertices, normal } => {
             stats.exit = EpaExit::FlatMinkowskiDifference;
-            let penetration = flat_penetration(&md, &vertices, normal, radii, &mut stats.support_calls);
+            let penetration =
+                flat_penetration(&md, &vertices, normal, radii, &mut stats.support_calls);
             return EpaOutput {
                 status: EpaStatus::Converged(penetration),
                 stats,
@@ -102,12 +106,17 @@ where
         let tolerance = rel * (Float::abs(face.distance) + size);
         let on_face = candidate.vertices.iter().any(|v| v.same_vertex_pair(&w));
         if upper - face.distance <= tolerance || on_face {
-            stats.exit = if on_face { EpaExit::RepeatedVertex } else { EpaExit::Converged };
+            stats.exit = if on_face {
+                EpaExit::RepeatedVertex
+            } else {
+                EpaExit::Converged
+            };
             let mut witness = candidate;
             let mut gap = Float::max(upper - face.distance, T::zero());
             // A neighbour up to 100 tolerances further is accepted: still far inside the accuracy
             // of DESIGN.md, and wide enough to cross the dents the visibility epsilon leaves.
-            let containing = polytope.face_containing_projection(face_index, T::lit(100.0) * tolerance);
+            let containing =
+                polytope.face_containing_projection(face_index, T::lit(100.0) * tolerance);
             if containing != face_index {
                 // Certify the neighbour's own normal with one more support query.
                 let face = polytope.faces[containing as usize];
@@ -168,7 +177,9 @@ pub struct EpaOptions {
 
 impl Default for EpaOptions {
     fn default() -> Self {
-        EpaOptions { max_iterations: 256 }
+        EpaOptions {
+            max_iterations: 256,
+        }
     }
 }
 

@@ -41,7 +41,9 @@ where
     T: Real,
 {
     let mut points: ArrayVec<SimplexVertex<T>, 4> = simplex.vertices().iter().copied().collect();
-    let mut size = points.iter().fold(T::zero(), |m, v| Float::max(m, v.w.norm()));
+    let mut size = points
+        .iter()
+        .fold(T::zero(), |m, v| Float::max(m, v.w.norm()));
     let mut support = |dir: &Vector<T>, size: &mut T| {
         *support_calls += 1;
         let w = md.support(dir, VertexId::NONE, VertexId::NONE);
@@ -63,7 +65,14 @@ where
 
     if points.len() == 1 {
         let p0 = points[0].w;
-        for dir in [Vector::x(), -Vector::x(), Vector::y(), -Vector::y(), Vector::z(), -Vector::z()] {
+        for dir in [
+            Vector::x(),
+            -Vector::x(),
+            Vector::y(),
+            -Vector::y(),
+            Vector::z(),
+            -Vector::z(),
+        ] {
             let w = support(&dir, &mut size);
             if (w.w - p0).norm() > eps(size) {
                 points.push(w);
@@ -115,7 +124,11 @@ where
             let normal = if n.dot(toward_b) < T::zero() { -n } else { n };
             return flat(&points, normal);
         }
-        points.push(if height_above >= height_below { above } else { below });
+        points.push(if height_above >= height_below {
+            above
+        } else {
+            below
+        });
     }
 
     match points.into_inner() {

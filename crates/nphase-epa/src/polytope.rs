@@ -132,7 +132,12 @@ impl<T: Real> Polytope<T> {
 
     /// Adds `point` (seen from face `seen`) to the polytope: deletes every face it sees
     /// (visibility: `n·(p − v0) > visibility_eps`), and fans new faces from the horizon to it.
-    pub(crate) fn expand(&mut self, seen: u32, point: SimplexVertex<T>, visibility_eps: T) -> Result<(), ExpandError> {
+    pub(crate) fn expand(
+        &mut self,
+        seen: u32,
+        point: SimplexVertex<T>,
+        visibility_eps: T,
+    ) -> Result<(), ExpandError> {
         let w = point.w;
         let new_vertex = self.vertices.len() as u32;
         self.horizon.clear();
@@ -213,15 +218,25 @@ impl<T: Real> Polytope<T> {
             let [p0, p1, p2] = face.v.map(|i| self.vertices[i as usize].w);
             // Signed areas of the sub-triangles opposite each vertex, about the face normal.
             let weights = [
-                (p1 - projection).cross(&(p2 - projection)).dot(&face.normal),
-                (p2 - projection).cross(&(p0 - projection)).dot(&face.normal),
-                (p0 - projection).cross(&(p1 - projection)).dot(&face.normal),
+                (p1 - projection)
+                    .cross(&(p2 - projection))
+                    .dot(&face.normal),
+                (p2 - projection)
+                    .cross(&(p0 - projection))
+                    .dot(&face.normal),
+                (p0 - projection)
+                    .cross(&(p1 - projection))
+                    .dot(&face.normal),
             ];
             let area = weights[0] + weights[1] + weights[2];
-            let (k, most_negative) = weights
-                .iter()
-                .enumerate()
-                .fold((0, T::infinity()), |(bk, bw), (k, &w)| if w < bw { (k, w) } else { (bk, bw) });
+            let (k, most_negative) =
+                weights
+                    .iter()
+                    .enumerate()
+                    .fold(
+                        (0, T::infinity()),
+                        |(bk, bw), (k, &w)| if w < bw { (k, w) } else { (bk, bw) },
+                    );
             if most_negative >= -T::TOLERANCES.degenerate * Float::abs(area) {
                 return current;
             }
@@ -259,7 +274,10 @@ impl<T: Real> Polytope<T> {
             deleted: false,
         });
         if Float::is_finite(distance) {
-            self.heap.push(HeapEntry { distance, face: index });
+            self.heap.push(HeapEntry {
+                distance,
+                face: index,
+            });
         }
         index
     }

@@ -43,14 +43,21 @@ impl<T: Real> SimplexCache<T> {
 
     /// The cached vertex-index pairs.
     pub fn vertex_pairs(&self) -> impl Iterator<Item = (VertexId, VertexId)> + '_ {
-        self.ids_a[..self.len()].iter().copied().zip(self.ids_b[..self.len()].iter().copied())
+        self.ids_a[..self.len()]
+            .iter()
+            .copied()
+            .zip(self.ids_b[..self.len()].iter().copied())
     }
 
     /// Remembers `simplex`'s vertex pairs (only if every vertex has both ids) and `axis`.
     pub(crate) fn store(&mut self, simplex: &Simplex<T>, axis: Vector<T>) {
         self.axis = axis;
         self.count = 0;
-        if simplex.vertices().iter().all(|v| v.id_a.is_some() && v.id_b.is_some()) {
+        if simplex
+            .vertices()
+            .iter()
+            .all(|v| v.id_a.is_some() && v.id_b.is_some())
+        {
             for (i, v) in simplex.vertices().iter().enumerate() {
                 self.ids_a[i] = v.id_a;
                 self.ids_b[i] = v.id_b;

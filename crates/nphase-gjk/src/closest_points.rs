@@ -68,7 +68,10 @@ use crate::{MinkowskiDifference, Simplex, SimplexCache};
 ///     other => panic!("{other:?}"),
 /// }
 /// ```
-pub fn closest_points<A, B, T>(input: &GjkInput<'_, A, B, T>, cache: &mut SimplexCache<T>) -> GjkOutput<T>
+pub fn closest_points<A, B, T>(
+    input: &GjkInput<'_, A, B, T>,
+    cache: &mut SimplexCache<T>,
+) -> GjkOutput<T>
 where
     A: SupportMap<T> + ?Sized,
     B: SupportMap<T> + ?Sized,
@@ -81,7 +84,10 @@ where
 ///
 /// Stops at the first separating axis or as soon as the simplex proves overlap, so it is
 /// cheaper than [`closest_points`]. Updates `cache` like it.
-pub fn intersection_test<A, B, T>(input: &GjkInput<'_, A, B, T>, cache: &mut SimplexCache<T>) -> IntersectionOutput
+pub fn intersection_test<A, B, T>(
+    input: &GjkInput<'_, A, B, T>,
+    cache: &mut SimplexCache<T>,
+) -> IntersectionOutput
 where
     A: SupportMap<T> + ?Sized,
     B: SupportMap<T> + ?Sized,
@@ -306,7 +312,11 @@ pub enum GjkExit {
 
 /// The GJK loop shared by [`closest_points`] and [`intersection_test`]. With `stop_within =
 /// Some(r)` the loop also stops once `|v| ≤ r` (the shapes provably overlap).
-fn run<A, B, T>(input: &GjkInput<'_, A, B, T>, cache: &mut SimplexCache<T>, stop_within: Option<T>) -> GjkOutput<T>
+fn run<A, B, T>(
+    input: &GjkInput<'_, A, B, T>,
+    cache: &mut SimplexCache<T>,
+    stop_within: Option<T>,
+) -> GjkOutput<T>
 where
     A: SupportMap<T> + ?Sized,
     B: SupportMap<T> + ?Sized,
@@ -329,12 +339,19 @@ where
     if let Some(simplex) = cache.rebuild(&md) {
         stats.warm_started = true;
         state.simplex = simplex;
-        state.size2 = simplex.vertices().iter().fold(T::zero(), |m, v| Float::max(m, v.w.norm_squared()));
+        state.size2 = simplex
+            .vertices()
+            .iter()
+            .fold(T::zero(), |m, v| Float::max(m, v.w.norm_squared()));
         let (v, weights) = state.simplex.project_and_reduce();
         state.v = v;
         state.weights = weights;
         if state.simplex.len() == 4 || state.v.norm_squared() <= touch2(&state, tol.gjk_touch) {
-            stats.exit = if state.simplex.len() == 4 { GjkExit::OriginEnclosed } else { GjkExit::Touching };
+            stats.exit = if state.simplex.len() == 4 {
+                GjkExit::OriginEnclosed
+            } else {
+                GjkExit::Touching
+            };
             return finish_overlap(state, stats, cache);
         }
     } else {
@@ -344,7 +361,11 @@ where
         } else {
             -input.pos12.translation.vector
         };
-        state.v = if axis.norm_squared() > T::zero() { axis } else { Vector::x() };
+        state.v = if axis.norm_squared() > T::zero() {
+            axis
+        } else {
+            Vector::x()
+        };
     }
 
     let mut momentum = Momentum::new(input.options.acceleration, state.v);
@@ -397,7 +418,11 @@ where
                 continue;
             }
             if converged || repeated {
-                stats.exit = if converged { GjkExit::DualityGap } else { GjkExit::RepeatedVertex };
+                stats.exit = if converged {
+                    GjkExit::DualityGap
+                } else {
+                    GjkExit::RepeatedVertex
+                };
                 break;
             }
         }
@@ -412,7 +437,11 @@ where
         state.weights = weights;
         let norm2 = v.norm_squared();
         if state.simplex.len() == 4 || norm2 <= touch2(&state, tol.gjk_touch) {
-            stats.exit = if state.simplex.len() == 4 { GjkExit::OriginEnclosed } else { GjkExit::Touching };
+            stats.exit = if state.simplex.len() == 4 {
+                GjkExit::OriginEnclosed
+            } else {
+                GjkExit::Touching
+            };
             return finish_overlap(state, stats, cache);
         }
         if stop_within.is_some_and(|r| norm2 <= r * r) {
@@ -436,7 +465,9 @@ where
 
     // The size may have grown since the touch test after the last projection (a first support
     // point next to the origin makes every length look large): test again.
-    if stats.exit != GjkExit::IterationCap && state.v.norm_squared() <= touch2(&state, tol.gjk_touch) {
+    if stats.exit != GjkExit::IterationCap
+        && state.v.norm_squared() <= touch2(&state, tol.gjk_touch)
+    {
         stats.exit = GjkExit::Touching;
         return finish_overlap(state, stats, cache);
     }
@@ -444,7 +475,9 @@ where
     cache.store(&state.simplex, state.v);
     let status = match stats.exit {
         GjkExit::IterationCap => GjkStatus::IterationLimit(closest),
-        GjkExit::NoProgress | GjkExit::RepeatedVertex if !state.gap_closed(tol.gjk_relative_gap) => {
+        GjkExit::NoProgress | GjkExit::RepeatedVertex
+            if !state.gap_closed(tol.gjk_relative_gap) =>
+        {
             GjkStatus::Stalled {
                 estimate: closest,
                 simplex: state.simplex,
@@ -496,7 +529,11 @@ impl<T: Real> State<T> {
     /// normal and plane distance, or `v` with its rounding along a segment removed.
     fn refined_direction(&self, v_norm: T) -> (Vector<T>, T) {
         let vertices = self.simplex.vertices();
-        let v_dir = if v_norm > T::zero() { self.v / v_norm } else { Vector::y() };
+        let v_dir = if v_norm > T::zero() {
+            self.v / v_norm
+        } else {
+            Vector::y()
+        };
         let size = Float::sqrt(self.size2);
         // The axis of the best lower bound is *certified*: the support gap along it is that
         // bound, within the duality gap of the true distance, however tilted v is by rounding
@@ -539,7 +576,11 @@ impl<T: Real> State<T> {
                         return (n, Float::max(p.w.dot(&n), T::zero()));
                     }
                 }
-                if certified { (axis, v_norm) } else { (v_dir, v_norm) }
+                if certified {
+                    (axis, v_norm)
+                } else {
+                    (v_dir, v_norm)
+                }
             }
             _ if certified => (axis, v_norm),
             _ => (v_dir, v_norm),
@@ -551,7 +592,11 @@ fn touch2<T: Real>(state: &State<T>, touch: T) -> T {
     touch * touch * state.size2
 }
 
-fn finish_overlap<T: Real>(state: State<T>, stats: GjkStats, cache: &mut SimplexCache<T>) -> GjkOutput<T> {
+fn finish_overlap<T: Real>(
+    state: State<T>,
+    stats: GjkStats,
+    cache: &mut SimplexCache<T>,
+) -> GjkOutput<T> {
     cache.store(&state.simplex, state.v);
     GjkOutput {
         status: GjkStatus::Intersecting(state.simplex),

@@ -42,10 +42,10 @@ impl<T: Real> Momentum<T> {
         let rest = T::one() - delta;
         let y = x * delta + s * rest;
         self.direction = self.direction * delta + y * rest;
-        if self.normalize {
-            if let Some(unit) = nphase_math::normalize_robust(&self.direction) {
-                self.direction = unit.into_inner();
-            }
+        if self.normalize
+            && let Some(unit) = nphase_math::normalize_robust(&self.direction)
+        {
+            self.direction = unit.into_inner();
         }
         self.direction
     }

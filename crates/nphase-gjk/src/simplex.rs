@@ -32,7 +32,10 @@ impl<T: Real> SimplexVertex<T> {
 
     /// Whether both ids are known and equal to `other`'s: the same vertex pair.
     pub fn same_vertex_pair(&self, other: &Self) -> bool {
-        self.id_a.is_some() && self.id_b.is_some() && self.id_a == other.id_a && self.id_b == other.id_b
+        self.id_a.is_some()
+            && self.id_b.is_some()
+            && self.id_a == other.id_a
+            && self.id_b == other.id_b
     }
 }
 

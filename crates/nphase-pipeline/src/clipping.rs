@@ -43,7 +43,11 @@ pub(crate) fn clip_against_planes<T: Real>(
     }
 }
 
-fn clip_loop<T: Real>(polygon: &[ClipVertex<T>], plane: &SidePlane<T>, out: &mut Vec<ClipVertex<T>>) {
+fn clip_loop<T: Real>(
+    polygon: &[ClipVertex<T>],
+    plane: &SidePlane<T>,
+    out: &mut Vec<ClipVertex<T>>,
+) {
     let n = polygon.len();
     for i in 0..n {
         let current = polygon[i];
@@ -59,7 +63,12 @@ fn clip_loop<T: Real>(polygon: &[ClipVertex<T>], plane: &SidePlane<T>, out: &mut
     }
 }
 
-fn clip_segment<T: Real>(a: ClipVertex<T>, b: ClipVertex<T>, plane: &SidePlane<T>, out: &mut Vec<ClipVertex<T>>) {
+fn clip_segment<T: Real>(
+    a: ClipVertex<T>,
+    b: ClipVertex<T>,
+    plane: &SidePlane<T>,
+    out: &mut Vec<ClipVertex<T>>,
+) {
     let (da, db) = (height(plane, &a.point), height(plane, &b.point));
     match (da <= T::zero(), db <= T::zero()) {
         (true, true) => out.extend([a, b]),
@@ -74,10 +83,20 @@ fn height<T: Real>(plane: &SidePlane<T>, p: &Point<T>) -> T {
 }
 
 /// The point where edge `a → b` crosses the plane (`da`, `db` its heights, of opposite signs).
-fn crossing<T: Real>(a: ClipVertex<T>, b: ClipVertex<T>, da: T, db: T, plane_id: u32) -> ClipVertex<T> {
+fn crossing<T: Real>(
+    a: ClipVertex<T>,
+    b: ClipVertex<T>,
+    da: T,
+    db: T,
+    plane_id: u32,
+) -> ClipVertex<T> {
     let t = da / (da - db);
     // Order the edge's ids so the crossing keeps its id whichever way the edge is walked.
-    let (lo, hi) = if a.id <= b.id { (a.id, b.id) } else { (b.id, a.id) };
+    let (lo, hi) = if a.id <= b.id {
+        (a.id, b.id)
+    } else {
+        (b.id, a.id)
+    };
     ClipVertex {
         point: a.point + (b.point - a.point) * t,
         id: mix(mix(plane_id, lo), hi) | 0x8000_0000,
@@ -137,8 +156,14 @@ mod tests {
 
     #[test]
     fn a_segment_is_clipped_to_its_overlap() {
-        let a = ClipVertex { point: Point::new(-3.0, 0.2, 0.0), id: 7 };
-        let b = ClipVertex { point: Point::new(0.5, 0.2, 0.0), id: 9 };
+        let a = ClipVertex {
+            point: Point::new(-3.0, 0.2, 0.0),
+            id: 7,
+        };
+        let b = ClipVertex {
+            point: Point::new(0.5, 0.2, 0.0),
+            id: 9,
+        };
         let mut seg = vec![a, b];
         clip_against_planes(&mut seg, &planes_of_unit_square(), &mut Vec::new());
         assert_eq!(seg.len(), 2);

@@ -74,9 +74,11 @@ impl<T: Real> Default for ContactManifold<T> {
 impl<T: Real> ContactManifold<T> {
     /// The deepest point, if any.
     pub fn deepest(&self) -> Option<&ContactPoint<T>> {
-        self.points
-            .iter()
-            .min_by(|a, b| a.dist.partial_cmp(&b.dist).unwrap_or(core::cmp::Ordering::Equal))
+        self.points.iter().min_by(|a, b| {
+            a.dist
+                .partial_cmp(&b.dist)
+                .unwrap_or(core::cmp::Ordering::Equal)
+        })
     }
 }
 
@@ -135,7 +137,10 @@ pub fn build_manifold<T: Real>(
     // The exact witness joins when clipping found nothing or only shallower points (a curved
     // surface polygonised): the deepest point then agrees with the pair query.
     let size = shape_size(ws);
-    let deepest = ws.candidates.iter().fold(T::infinity(), |m, c| Float::min(m, c.dist));
+    let deepest = ws
+        .candidates
+        .iter()
+        .fold(T::infinity(), |m, c| Float::min(m, c.dist));
     let slack = T::TOLERANCES.feature_tie * size;
     if ws.candidates.is_empty() || deepest > contact.dist + slack {
         ws.candidates.push(PointCandidate {
@@ -160,7 +165,12 @@ pub fn build_manifold<T: Real>(
 
 /// Clips the incident feature against the reference one and pushes the points within the
 /// prediction distance into `ws.candidates`.
-fn clip_features<T: Real>(ws: &mut ManifoldWorkspace<T>, n: &Vector<T>, prediction: T, feature_ids: u32) {
+fn clip_features<T: Real>(
+    ws: &mut ManifoldWorkspace<T>,
+    n: &Vector<T>,
+    prediction: T,
+    feature_ids: u32,
+) {
     let face1 = ws.feature1.vertices.len() >= 3;
     let face2 = ws.feature2.vertices.len() >= 3;
     let reference_is_1 = match (face1, face2) {
@@ -182,7 +192,11 @@ fn clip_features<T: Real>(ws: &mut ManifoldWorkspace<T>, n: &Vector<T>, predicti
         -n
     };
     // Distances are measured along n; a reference plane nearly parallel to n cannot measure.
-    let along = if reference_is_1 { outward.dot(n) } else { -outward.dot(n) };
+    let along = if reference_is_1 {
+        outward.dot(n)
+    } else {
+        -outward.dot(n)
+    };
     if !(along > T::lit(0.1)) {
         return;
     }
@@ -200,8 +214,16 @@ fn clip_features<T: Real>(ws: &mut ManifoldWorkspace<T>, n: &Vector<T>, predicti
         }
     } else {
         let edge = rv[1] - rv[0];
-        ws.planes.push(SidePlane { origin: rv[0], normal: -edge, id: reference.vertex_ids[0] });
-        ws.planes.push(SidePlane { origin: rv[1], normal: edge, id: reference.vertex_ids[1] });
+        ws.planes.push(SidePlane {
+            origin: rv[0],
+            normal: -edge,
+            id: reference.vertex_ids[0],
+        });
+        ws.planes.push(SidePlane {
+            origin: rv[1],
+            normal: edge,
+            id: reference.vertex_ids[1],
+        });
     }
     ws.polygon.clear();
     ws.polygon.extend(

@@ -97,13 +97,20 @@ impl fmt::Display for PipelineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PipelineError::PairOutOfRange { pair, collider } => {
-                write!(f, "pairs[{pair}]: collider index {collider} is out of range")
+                write!(
+                    f,
+                    "pairs[{pair}]: collider index {collider} is out of range"
+                )
             }
-            PipelineError::SelfPair { pair } => write!(f, "pairs[{pair}]: a collider cannot pair with itself"),
+            PipelineError::SelfPair { pair } => {
+                write!(f, "pairs[{pair}]: a collider cannot pair with itself")
+            }
             PipelineError::NonFinitePose { id } => {
                 write!(f, "collider {id}: pose has a NaN or infinite component")
             }
-            PipelineError::InvalidPrediction => write!(f, "prediction must be finite and non-negative"),
+            PipelineError::InvalidPrediction => {
+                write!(f, "prediction must be finite and non-negative")
+            }
             PipelineError::ThreadPool(e) => write!(f, "cannot build the thread pool: {e}"),
         }
     }
@@ -213,7 +220,9 @@ impl<T: Real> NarrowPhase<T> {
                     .map_err(|e| PipelineError::ThreadPool(e.to_string()))?,
             ),
         };
-        let threads = pool.as_ref().map_or_else(rayon::current_num_threads, |p| p.current_num_threads());
+        let threads = pool
+            .as_ref()
+            .map_or_else(rayon::current_num_threads, |p| p.current_num_threads());
         Ok(NarrowPhase {
             config: NarrowPhaseConfig {
                 chunk_size: config.chunk_size.max(64),
@@ -270,7 +279,8 @@ impl<T: Real> NarrowPhase<T> {
             };
             self.next_states.push(state);
         }
-        self.manifolds.resize_with(pairs.len(), ContactManifold::default);
+        self.manifolds
+            .resize_with(pairs.len(), ContactManifold::default);
 
         let chunk = self.config.chunk_size;
         let prediction = self.config.prediction;
@@ -286,7 +296,9 @@ impl<T: Real> NarrowPhase<T> {
                     let slot = rayon::current_thread_index().unwrap_or(0) % workspaces.len();
                     let mut ws = workspaces[slot].lock().unwrap_or_else(|e| e.into_inner());
                     let mut stats = StepStats::default();
-                    for ((manifold, state), &(a, b)) in out.iter_mut().zip(state.iter_mut()).zip(pairs) {
+                    for ((manifold, state), &(a, b)) in
+                        out.iter_mut().zip(state.iter_mut()).zip(pairs)
+                    {
                         stats = stats.add(process_pair(
                             &colliders[a],
                             &colliders[b],
@@ -328,7 +340,10 @@ impl<T: Real> NarrowPhase<T> {
     }
 }
 
-fn validate<T: Real>(colliders: &[Collider<T>], pairs: &[(usize, usize)]) -> Result<(), PipelineError> {
+fn validate<T: Real>(
+    colliders: &[Collider<T>],
+    pairs: &[(usize, usize)],
+) -> Result<(), PipelineError> {
     for c in colliders {
         let pose = &c.pose;
         let finite = pose
@@ -364,7 +379,14 @@ fn process_pair<T: Real>(
     ws: &mut ThreadWorkspace<T>,
 ) -> StepStats {
     let pos12 = a.pose.inv_mul(&b.pose);
-    let outcome = query_pair(&a.shape, &b.shape, &pos12, prediction, &mut state.cache, &mut ws.pair);
+    let outcome = query_pair(
+        &a.shape,
+        &b.shape,
+        &pos12,
+        prediction,
+        &mut state.cache,
+        &mut ws.pair,
+    );
     let mut stats = StepStats {
         pairs: 1,
         gjk_iterations: u64::from(outcome.gjk_iterations),
@@ -381,11 +403,22 @@ fn process_pair<T: Real>(
         ContactQuality::IterationLimit => stats.iteration_limits = 1,
         ContactQuality::Fallback => stats.fallbacks = 1,
     }
-    build_manifold(&a.shape, &b.shape, &pos12, &contact, prediction, &mut ws.manifold, &mut manifold.points);
+    build_manifold(
+        &a.shape,
+        &b.shape,
+        &pos12,
+        &contact,
+        prediction,
+        &mut ws.manifold,
+        &mut manifold.points,
+    );
     manifold.local_normal1 = contact.normal;
     manifold.normal = a.pose.rotation * contact.normal;
-    let previous: ArrayVec<(u32, T), MAX_MANIFOLD_POINTS> =
-        state.impulses[..usize::from(state.impulse_count)].iter().copied().collect();
+    let previous: ArrayVec<(u32, T), MAX_MANIFOLD_POINTS> = state.impulses
+        [..usize::from(state.impulse_count)]
+        .iter()
+        .copied()
+        .collect();
     for p in &mut manifold.points {
         if let Some(&(_, impulse)) = previous.iter().find(|(id, _)| *id == p.id) {
             p.normal_impulse = impulse;

@@ -86,7 +86,12 @@ pub fn query_pair<T: Real>(
 ) -> PairOutcome<T> {
     if let (Shape::Ball(b1), Shape::Ball(b2)) = (shape1, shape2) {
         return PairOutcome {
-            contact: ball_ball(b1.radius(), b2.radius(), &pos12.translation.vector, prediction),
+            contact: ball_ball(
+                b1.radius(),
+                b2.radius(),
+                &pos12.translation.vector,
+                prediction,
+            ),
             ..PairOutcome::default()
         };
     }
@@ -116,7 +121,9 @@ pub fn query_pair<T: Real>(
     };
     outcome.contact = match gjk.status {
         GjkStatus::BeyondMaxDist(_) => None,
-        GjkStatus::Separated(c) => (c.distance <= prediction).then(|| separated(&c, ContactQuality::Converged)),
+        GjkStatus::Separated(c) => {
+            (c.distance <= prediction).then(|| separated(&c, ContactQuality::Converged))
+        }
         GjkStatus::IterationLimit(c) => {
             (c.lower_bound <= prediction).then(|| separated(&c, ContactQuality::IterationLimit))
         }
@@ -125,17 +132,28 @@ pub fn query_pair<T: Real>(
             // explicit faces, settles the signed distance from the same simplex. Its answer is
             // kept when it converged and is no worse than GJK's upper bound.
             outcome.epa_ran = true;
-            let epa = nphase_epa::penetration(&input, &simplex, &EpaOptions::default(), &mut workspace.epa);
+            let epa = nphase_epa::penetration(
+                &input,
+                &simplex,
+                &EpaOptions::default(),
+                &mut workspace.epa,
+            );
             match epa.status {
-                EpaStatus::Converged(p) if -p.depth <= estimate.upper_bound => {
-                    (-p.depth <= prediction).then(|| penetration_contact(&p, ContactQuality::Converged))
-                }
-                _ => (estimate.lower_bound <= prediction).then(|| separated(&estimate, ContactQuality::Fallback)),
+                EpaStatus::Converged(p) if -p.depth <= estimate.upper_bound => (-p.depth
+                    <= prediction)
+                    .then(|| penetration_contact(&p, ContactQuality::Converged)),
+                _ => (estimate.lower_bound <= prediction)
+                    .then(|| separated(&estimate, ContactQuality::Fallback)),
             }
         }
         GjkStatus::Intersecting(simplex) => {
             outcome.epa_ran = true;
-            let epa = nphase_epa::penetration(&input, &simplex, &EpaOptions::default(), &mut workspace.epa);
+            let epa = nphase_epa::penetration(
+                &input,
+                &simplex,
+                &EpaOptions::default(),
+                &mut workspace.epa,
+            );
             let quality = match epa.status {
                 EpaStatus::Converged(_) => ContactQuality::Converged,
                 EpaStatus::IterationLimit(_) => ContactQuality::IterationLimit,
@@ -147,7 +165,10 @@ pub fn query_pair<T: Real>(
     outcome
 }
 
-fn penetration_contact<T: Real>(p: &nphase_epa::Penetration<T>, quality: ContactQuality) -> LocalContact<T> {
+fn penetration_contact<T: Real>(
+    p: &nphase_epa::Penetration<T>,
+    quality: ContactQuality,
+) -> LocalContact<T> {
     LocalContact {
         point1: p.point1,
         point2: p.point2,
@@ -159,7 +180,12 @@ fn penetration_contact<T: Real>(p: &nphase_epa::Penetration<T>, quality: Contact
 
 /// Ball against ball, exactly: the centre line is the normal (for concentric balls any
 /// direction is a valid normal; +y is used).
-fn ball_ball<T: Real>(radius1: T, radius2: T, center2: &Vector<T>, prediction: T) -> Option<LocalContact<T>> {
+fn ball_ball<T: Real>(
+    radius1: T,
+    radius2: T,
+    center2: &Vector<T>,
+    prediction: T,
+) -> Option<LocalContact<T>> {
     let center_distance = center2.norm();
     let dist = center_distance - radius1 - radius2;
     if dist > prediction {

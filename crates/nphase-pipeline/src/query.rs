@@ -48,7 +48,9 @@ pub enum QueryError {
 impl fmt::Display for QueryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            QueryError::NonFinitePose(which) => write!(f, "{which} has a NaN or infinite component"),
+            QueryError::NonFinitePose(which) => {
+                write!(f, "{which} has a NaN or infinite component")
+            }
             QueryError::InvalidPrediction => {
                 write!(f, "the prediction distance must be finite and non-negative")
             }
@@ -168,9 +170,17 @@ pub fn intersection_test<T: Real>(
 }
 
 /// `pos1⁻¹ · pos2`, refusing non-finite poses.
-pub(crate) fn relative_pose<T: Real>(pos1: &Isometry<T>, pos2: &Isometry<T>) -> Result<Isometry<T>, QueryError> {
+pub(crate) fn relative_pose<T: Real>(
+    pos1: &Isometry<T>,
+    pos2: &Isometry<T>,
+) -> Result<Isometry<T>, QueryError> {
     for (pose, name) in [(pos1, "pos1"), (pos2, "pos2")] {
-        let finite = pose.translation.vector.iter().chain(pose.rotation.coords.iter()).all(|x| Float::is_finite(*x));
+        let finite = pose
+            .translation
+            .vector
+            .iter()
+            .chain(pose.rotation.coords.iter())
+            .all(|x| Float::is_finite(*x));
         if !finite {
             return Err(QueryError::NonFinitePose(name));
         }

@@ -16,7 +16,10 @@ pub(crate) trait Candidate<T: Real> {
 
 /// Keeps at most four of `points` (in place, in the order chosen), measuring areas about
 /// `normal`. Deterministic: ties keep the earlier point.
-pub(crate) fn reduce_to_four<T: Real, C: Candidate<T> + Copy>(points: &mut Vec<C>, normal: &Vector<T>) {
+pub(crate) fn reduce_to_four<T: Real, C: Candidate<T> + Copy>(
+    points: &mut Vec<C>,
+    normal: &Vector<T>,
+) {
     if points.len() <= 4 {
         return;
     }
@@ -88,21 +91,28 @@ mod tests {
         let mut points: Vec<P> = (0..8)
             .map(|k| {
                 let a = std::f64::consts::TAU * k as f64 / 8.0;
-                P(Vector::new(a.cos(), 0.0, a.sin()), if k == 3 { -0.2 } else { -0.1 })
+                P(
+                    Vector::new(a.cos(), 0.0, a.sin()),
+                    if k == 3 { -0.2 } else { -0.1 },
+                )
             })
             .collect();
         reduce_to_four(&mut points, &Vector::y());
         assert_eq!(points.len(), 4);
         assert_eq!(points[0].1, -0.2, "deepest first");
-        let area = |a: Vector<f64>, b: Vector<f64>, c: Vector<f64>| (b - a).cross(&(c - a)).norm() / 2.0;
-        let quad = area(points[0].0, points[1].0, points[2].0) + area(points[0].0, points[2].0, points[3].0);
+        let area =
+            |a: Vector<f64>, b: Vector<f64>, c: Vector<f64>| (b - a).cross(&(c - a)).norm() / 2.0;
+        let quad = area(points[0].0, points[1].0, points[2].0)
+            + area(points[0].0, points[2].0, points[3].0);
         // The largest quadrilateral inscribed in a regular octagon of radius 1 has area 2.
         assert!(quad > 1.9, "kept area {quad}");
     }
 
     #[test]
     fn collinear_points_keep_the_extremes() {
-        let mut points: Vec<P> = (0..6).map(|k| P(Vector::new(k as f64, 0.0, 0.0), -0.1)).collect();
+        let mut points: Vec<P> = (0..6)
+            .map(|k| P(Vector::new(k as f64, 0.0, 0.0), -0.1))
+            .collect();
         reduce_to_four(&mut points, &Vector::y());
         assert!(points.len() <= 4);
         let xs: Vec<f64> = points.iter().map(|p| p.0.x).collect();

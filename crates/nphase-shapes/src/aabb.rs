@@ -68,6 +68,9 @@ impl<T: Real> Aabb<T> {
 
     /// Whether every coordinate is finite.
     pub fn is_finite(&self) -> bool {
-        self.mins.iter().chain(self.maxs.iter()).all(|x| Float::is_finite(*x))
+        self.mins
+            .iter()
+            .chain(self.maxs.iter())
+            .all(|x| Float::is_finite(*x))
     }
 }

@@ -21,7 +21,10 @@ impl<T: Real> Capsule<T> {
     pub fn new(half_height: T, radius: T) -> Result<Self, ShapeError> {
         check_size("capsule", "half_height", half_height)?;
         check_size("capsule", "radius", radius)?;
-        Ok(Capsule { half_height, radius })
+        Ok(Capsule {
+            half_height,
+            radius,
+        })
     }
 
     /// Half the length of the core segment.

@@ -28,7 +28,10 @@ impl<T: Real> Cone<T> {
     pub fn new(half_height: T, radius: T) -> Result<Self, ShapeError> {
         check_size("cone", "half_height", half_height)?;
         check_size("cone", "radius", radius)?;
-        Ok(Cone { half_height, radius })
+        Ok(Cone {
+            half_height,
+            radius,
+        })
     }
 
     /// Half the height along y.
@@ -67,9 +70,15 @@ impl<T: Real> SupportMap<T> for Cone<T> {
         let apex = self.apex();
         let rim = self.rim_point(dir);
         if apex.coords.dot(dir) >= rim.coords.dot(dir) {
-            SupportVertex { point: apex, id: VertexId(0) }
+            SupportVertex {
+                point: apex,
+                id: VertexId(0),
+            }
         } else {
-            SupportVertex { point: rim, id: VertexId::NONE }
+            SupportVertex {
+                point: rim,
+                id: VertexId::NONE,
+            }
         }
     }
 
@@ -95,7 +104,8 @@ impl<T: Real> FeatureMap<T> for Cone<T> {
             // Outward normal of the slant line in the azimuth u: perpendicular to the line from
             // apex (0, h) to rim (r, −h) in (radial, y) coordinates, i.e. along (2h, r).
             let two_h = self.half_height + self.half_height;
-            let slant_normal = nphase_math::normalize_robust(&(u * two_h + Vector::y() * self.radius));
+            let slant_normal =
+                nphase_math::normalize_robust(&(u * two_h + Vector::y() * self.radius));
             if slant_normal.is_some_and(|n| n.dot(&dir) >= cos_flat) {
                 out.reset(FeatureId::Edge(0), dir);
                 out.push(self.apex(), 0);

@@ -188,10 +188,7 @@ fn scaled_to_unit(points: &[V]) -> Vec<V> {
     } else {
         1.0
     };
-    points
-        .iter()
-        .map(|p| p.map(|x| x * scale + 0.0))
-        .collect()
+    points.iter().map(|p| p.map(|x| x * scale + 0.0)).collect()
 }
 
 /// Indices of the distinct points, increasing; of equal points the first one is kept.
@@ -308,11 +305,18 @@ fn classify(pts: &[V], ids: &[u32]) -> Shape {
     }
 
     let line = pts[p1 as usize] - pts[p0 as usize];
-    let off_line = |i: u32| (pts[i as usize] - pts[p0 as usize]).cross(&line).norm_squared();
-    let farthest = ids
-        .iter()
-        .copied()
-        .fold(p0, |best, i| if off_line(i) > off_line(best) { i } else { best });
+    let off_line = |i: u32| {
+        (pts[i as usize] - pts[p0 as usize])
+            .cross(&line)
+            .norm_squared()
+    };
+    let farthest = ids.iter().copied().fold(p0, |best, i| {
+        if off_line(i) > off_line(best) {
+            i
+        } else {
+            best
+        }
+    });
     let not_collinear = |i: u32| exact_normal(pts, [p0, p1, i]) != V::zeros();
     let p2 = if not_collinear(farthest) {
         farthest
@@ -324,10 +328,13 @@ fn classify(pts: &[V], ids: &[u32]) -> Shape {
     };
 
     let off_plane = |i: u32| height(pts, [p0, p1, p2], i).abs();
-    let p3 = ids
-        .iter()
-        .copied()
-        .fold(p0, |best, i| if off_plane(i) > off_plane(best) { i } else { best });
+    let p3 = ids.iter().copied().fold(p0, |best, i| {
+        if off_plane(i) > off_plane(best) {
+            i
+        } else {
+            best
+        }
+    });
     if off_plane(p3) == 0.0 {
         Shape::Polygon([p0, p1, p2])
     } else {
@@ -370,7 +377,13 @@ fn polygon_hull(pts: &[V], ids: &[u32], plane: [u32; 3]) -> HullTopology {
     let chain = convex_loop(pts, ids, &n);
     let mut vertices = chain.clone();
     vertices.sort_unstable();
-    let index_of = |i: u32| to_u32(vertices.binary_search(&i).expect("a loop vertex is a vertex"));
+    let index_of = |i: u32| {
+        to_u32(
+            vertices
+                .binary_search(&i)
+                .expect("a loop vertex is a vertex"),
+        )
+    };
     let mut front: Vec<u32> = chain.iter().map(|&i| index_of(i)).collect();
     let start = (0..front.len()).fold(0, |m, i| if front[i] < front[m] { i } else { m });
     front.rotate_left(start);
@@ -545,7 +558,8 @@ fn quickhull(pts: &[V], ids: &[u32], simplex: [u32; 4]) -> Mesh {
             hull.assign(q, 0..4);
         }
     }
-    hull.pending.extend((0..4).filter(|&f| !hull.tris[f as usize].outside.is_empty()));
+    hull.pending
+        .extend((0..4).filter(|&f| !hull.tris[f as usize].outside.is_empty()));
     hull.run();
     hull.into_mesh()
 }
@@ -802,7 +816,10 @@ impl Quickhull<'_> {
 /// surface patch, each triangle's normal computed accurately even for slivers (see [`accurate_cross`]).
 fn merge_faces(pos: &[V], tris: &[[u32; 3]], adj: &[[u32; 3]], tolerance: f64) -> MergedFaces {
     let area_vectors: Vec<V> = tris.iter().map(|t| accurate_cross(pos, *t)).collect();
-    let normals: Vec<V> = area_vectors.iter().map(|a| unit_or(*a, V::zeros())).collect();
+    let normals: Vec<V> = area_vectors
+        .iter()
+        .map(|a| unit_or(*a, V::zeros()))
+        .collect();
     let mut order: Vec<u32> = (0..to_u32(tris.len())).collect();
     let area = |t: u32| area_vectors[t as usize].norm();
     order.sort_by(|&a, &b| area(b).total_cmp(&area(a)).then(a.cmp(&b)));
@@ -824,7 +841,10 @@ fn merge_faces(pos: &[V], tris: &[[u32; 3]], adj: &[[u32; 3]], tolerance: f64) -
         let s = tris[seed as usize];
         let n = normals[seed as usize];
         let d = n.dot(&((pos[s[0] as usize] + pos[s[1] as usize] + pos[s[2] as usize]) / 3.0));
-        let near = |t: &[u32; 3]| t.iter().all(|&v| (n.dot(&pos[v as usize]) - d).abs() <= tolerance);
+        let near = |t: &[u32; 3]| {
+            t.iter()
+                .all(|&v| (n.dot(&pos[v as usize]) - d).abs() <= tolerance)
+        };
         let mut area_sum = V::zeros();
         face_vertices.clear();
         queue.clear();
@@ -843,9 +863,7 @@ fn merge_faces(pos: &[V], tris: &[[u32; 3]], adj: &[[u32; 3]], tolerance: f64) -
             }
             for g in adj[t] {
                 let g = g as usize;
-                if owner[g] == NONE
-                    && normals[g].dot(&n) >= MERGE_MIN_NORMAL_DOT
-                    && near(&tris[g])
+                if owner[g] == NONE && normals[g].dot(&n) >= MERGE_MIN_NORMAL_DOT && near(&tris[g])
                 {
                     owner[g] = face;
                     queue.push(to_u32(g));
@@ -879,7 +897,9 @@ fn convex_loop(pos: &[V], ids: &[u32], normal: &V) -> Vec<u32> {
     let mut sorted = ids.to_vec();
     sorted.sort_unstable_by(|&a, &b| {
         let (pa, pb) = (uv(a), uv(b));
-        pa.x.total_cmp(&pb.x).then(pa.y.total_cmp(&pb.y)).then(a.cmp(&b))
+        pa.x.total_cmp(&pb.x)
+            .then(pa.y.total_cmp(&pb.y))
+            .then(a.cmp(&b))
     });
     let reversed: Vec<u32> = sorted.iter().rev().copied().collect();
     let mut chain: Vec<u32> = Vec::with_capacity(sorted.len() + 1);
@@ -888,7 +908,11 @@ fn convex_loop(pos: &[V], ids: &[u32], normal: &V) -> Vec<u32> {
         for &p in pass {
             // A point on the hull's boundary makes a zero turn and is dropped.
             while chain.len() >= base + 2
-                && orient2d(uv(chain[chain.len() - 2]), uv(chain[chain.len() - 1]), uv(p)) <= 0.0
+                && orient2d(
+                    uv(chain[chain.len() - 2]),
+                    uv(chain[chain.len() - 1]),
+                    uv(p),
+                ) <= 0.0
             {
                 chain.pop();
             }
@@ -934,15 +958,17 @@ pub(crate) mod tests {
 
     fn sphere(rng: &mut Pcg64, n: usize) -> Vec<V> {
         (0..n)
-            .map(|_| loop {
-                let p = v(
-                    rng.random_range(-1.0..1.0),
-                    rng.random_range(-1.0..1.0),
-                    rng.random_range(-1.0..1.0),
-                );
-                let r = p.norm();
-                if r > 0.1 && r <= 1.0 {
-                    break p / r;
+            .map(|_| {
+                loop {
+                    let p = v(
+                        rng.random_range(-1.0..1.0),
+                        rng.random_range(-1.0..1.0),
+                        rng.random_range(-1.0..1.0),
+                    );
+                    let r = p.norm();
+                    if r > 0.1 && r <= 1.0 {
+                        break p / r;
+                    }
                 }
             })
             .collect()
@@ -994,7 +1020,10 @@ pub(crate) mod tests {
         assert_eq!(hull.vertex_faces.len(), nv);
         for a in 0..nv {
             for &b in hull.neighbors.row(a) {
-                assert!(hull.neighbors.row(b as usize).contains(&to_u32(a)), "asymmetric edge");
+                assert!(
+                    hull.neighbors.row(b as usize).contains(&to_u32(a)),
+                    "asymmetric edge"
+                );
             }
         }
 
@@ -1017,7 +1046,10 @@ pub(crate) mod tests {
                 }
             }
             for a in 0..nv {
-                assert!(hull.neighbors.row(a).len() >= 3, "a solid's vertex has 3+ edges");
+                assert!(
+                    hull.neighbors.row(a).len() >= 3,
+                    "a solid's vertex has 3+ edges"
+                );
             }
         }
 
@@ -1027,15 +1059,26 @@ pub(crate) mod tests {
             let n = hull.face_normals[f];
             assert!(loop_.len() >= 3);
             assert!((n.norm() - 1.0).abs() < 1e-14);
-            assert!(newell(&pos, loop_).dot(&n) > 0.0, "loop not counter-clockwise");
+            assert!(
+                newell(&pos, loop_).dot(&n) > 0.0,
+                "loop not counter-clockwise"
+            );
             let centre = loop_.iter().map(|&i| pos[i as usize]).sum::<V>() / loop_.len() as f64;
             for (k, &i) in loop_.iter().enumerate() {
                 let p = pos[i as usize];
-                assert!((p - centre).dot(&n).abs() <= tol, "face {f} not planar: {} > {tol}, loop {loop_:?} n {n:?} pts {:?}", (p - centre).dot(&n).abs(), loop_.iter().map(|&i| pos[i as usize]).collect::<Vec<_>>());
+                assert!(
+                    (p - centre).dot(&n).abs() <= tol,
+                    "face {f} not planar: {} > {tol}, loop {loop_:?} n {n:?} pts {:?}",
+                    (p - centre).dot(&n).abs(),
+                    loop_.iter().map(|&i| pos[i as usize]).collect::<Vec<_>>()
+                );
                 let prev = pos[loop_[(k + loop_.len() - 1) % loop_.len()] as usize];
                 let next = pos[loop_[(k + 1) % loop_.len()] as usize];
                 let chord = next - prev;
-                assert!(chord.cross(&(p - prev)).dot(&n) <= tol * chord.norm(), "reflex corner");
+                assert!(
+                    chord.cross(&(p - prev)).dot(&n) <= tol * chord.norm(),
+                    "reflex corner"
+                );
                 assert!(hull.vertex_faces.row(i as usize).contains(&to_u32(f)));
             }
             face_area += area(&pos, loop_);
@@ -1049,11 +1092,17 @@ pub(crate) mod tests {
                     continue;
                 }
                 let (p, n) = (pos[vtx], hull.face_normals[f as usize]);
-                assert!((p - pos[loop_[0] as usize]).dot(&n).abs() <= tol, "inner off plane");
+                assert!(
+                    (p - pos[loop_[0] as usize]).dot(&n).abs() <= tol,
+                    "inner off plane"
+                );
                 for k in 0..loop_.len() {
                     let a = pos[loop_[k] as usize];
                     let edge = pos[loop_[(k + 1) % loop_.len()] as usize] - a;
-                    assert!(edge.cross(&(p - a)).dot(&n) >= -tol * edge.norm(), "inner outside");
+                    assert!(
+                        edge.cross(&(p - a)).dot(&n) >= -tol * edge.norm(),
+                        "inner outside"
+                    );
                 }
             }
         }
@@ -1061,7 +1110,10 @@ pub(crate) mod tests {
             let tri_area: f64 = hull.triangles.iter().map(|t| area(&pos, t)).sum();
             // A face's polygon and its triangles differ by bumps within the tolerance.
             let slack = 1e-9 * tri_area + 8.0 * tol * size * hull.faces.len() as f64;
-            assert!((face_area - tri_area).abs() <= slack, "faces do not tile the surface");
+            assert!(
+                (face_area - tri_area).abs() <= slack,
+                "faces do not tile the surface"
+            );
             for vtx in 0..nv {
                 assert!(!hull.vertex_faces.row(vtx).is_empty());
             }
@@ -1131,7 +1183,14 @@ pub(crate) mod tests {
             normals.sort_unstable();
             assert_eq!(
                 normals,
-                [[-1, 0, 0], [0, -1, 0], [0, 0, -1], [0, 0, 1], [0, 1, 0], [1, 0, 0]]
+                [
+                    [-1, 0, 0],
+                    [0, -1, 0],
+                    [0, 0, -1],
+                    [0, 0, 1],
+                    [0, 1, 0],
+                    [1, 0, 0]
+                ]
             );
             for f in 0..6 {
                 assert_eq!(hull.faces.row(f).len(), 4);
@@ -1145,17 +1204,29 @@ pub(crate) mod tests {
 
     #[test]
     fn tetrahedron_faces_point_outward() {
-        let cloud = [v(0.0, 0.0, 0.0), v(1.0, 0.0, 0.0), v(0.0, 1.0, 0.0), v(0.0, 0.0, 1.0)];
+        let cloud = [
+            v(0.0, 0.0, 0.0),
+            v(1.0, 0.0, 0.0),
+            v(0.0, 1.0, 0.0),
+            v(0.0, 0.0, 1.0),
+        ];
         let hull = convex_hull(&cloud, TOL);
         check_valid(&cloud, &hull);
-        assert_eq!((hull.dimension, hull.vertices.len(), hull.faces.len()), (3, 4, 4));
+        assert_eq!(
+            (hull.dimension, hull.vertices.len(), hull.faces.len()),
+            (3, 4, 4)
+        );
         let centroid = v(0.25, 0.25, 0.25);
         for f in 0..4 {
             let p = cloud[hull.vertices[hull.faces.row(f)[0] as usize]];
             assert!((p - centroid).dot(&hull.face_normals[f]) > 0.0);
         }
         let diagonal = v(1.0, 1.0, 1.0).normalize();
-        assert!(hull.face_normals.iter().any(|n| (n - diagonal).norm() < 1e-15));
+        assert!(
+            hull.face_normals
+                .iter()
+                .any(|n| (n - diagonal).norm() < 1e-15)
+        );
     }
 
     #[test]
@@ -1190,8 +1261,9 @@ pub(crate) mod tests {
         let mut rng = Pcg64::seed_from_u64(3);
         let (a, dir) = (v(0.5, -1.0, 2.0), v(0.25, 0.5, -0.125));
         // Multiples of an exactly representable direction: exactly collinear.
-        let mut cloud: Vec<V> =
-            (0..40).map(|_| a + dir * f64::from(rng.random_range(-64..64))).collect();
+        let mut cloud: Vec<V> = (0..40)
+            .map(|_| a + dir * f64::from(rng.random_range(-64..64)))
+            .collect();
         cloud.push(a + dir * 100.0);
         cloud.push(a - dir * 100.0);
         cloud.shuffle(&mut rng);
@@ -1219,14 +1291,20 @@ pub(crate) mod tests {
         cloud.shuffle(&mut rng);
         let hull = convex_hull(&cloud, TOL);
         check_valid(&cloud, &hull);
-        assert_eq!((hull.dimension, hull.vertices.len(), hull.faces.len()), (2, 4, 2));
+        assert_eq!(
+            (hull.dimension, hull.vertices.len(), hull.faces.len()),
+            (2, 4, 2)
+        );
         let plane_normal = u.cross(&w).normalize();
         assert!((hull.face_normals[0].dot(&plane_normal).abs() - 1.0).abs() < 1e-15);
         assert_eq!(hull.face_normals[1], -hull.face_normals[0]);
         let (front, back) = (hull.faces.row(0), hull.faces.row(1));
         assert_eq!(front.len(), 4);
         assert_eq!(back[0], front[0]);
-        assert_eq!(&back[1..], front[1..].iter().rev().copied().collect::<Vec<_>>());
+        assert_eq!(
+            &back[1..],
+            front[1..].iter().rev().copied().collect::<Vec<_>>()
+        );
         for vtx in 0..4 {
             assert_eq!(hull.neighbors.row(vtx).len(), 2);
             assert_eq!(hull.vertex_faces.row(vtx), [0, 1]);
@@ -1298,7 +1376,10 @@ pub(crate) mod tests {
         assert!(hull.face_normals[big[0]].z * hull.face_normals[big[1]].z < 0.0);
         let pos: Vec<V> = hull.vertices.iter().map(|&i| bumpy[i]).collect();
         for &f in &big {
-            assert!(area(&pos, hull.faces.row(f)) > 0.99 * 0.5 * hull.triangles.iter().map(|t| area(&pos, t)).sum::<f64>());
+            assert!(
+                area(&pos, hull.faces.row(f))
+                    > 0.99 * 0.5 * hull.triangles.iter().map(|t| area(&pos, t)).sum::<f64>()
+            );
         }
     }
 
@@ -1326,7 +1407,10 @@ pub(crate) mod tests {
                 assert_eq!(extreme, is_vertex, "point {i} {p:?}");
             }
         }
-        assert!(solids > 40, "the sample should be mostly solid, got {solids}");
+        assert!(
+            solids > 40,
+            "the sample should be mostly solid, got {solids}"
+        );
     }
 
     #[test]
@@ -1334,7 +1418,10 @@ pub(crate) mod tests {
         for scale in [1e-300, 1e300, 5e-324 * 1e10] {
             let cloud: Vec<V> = cube_corners().iter().map(|p| p * scale).collect();
             let hull = convex_hull(&cloud, TOL);
-            assert_eq!((hull.dimension, hull.vertices.len(), hull.faces.len()), (3, 8, 6));
+            assert_eq!(
+                (hull.dimension, hull.vertices.len(), hull.faces.len()),
+                (3, 8, 6)
+            );
         }
     }
 }

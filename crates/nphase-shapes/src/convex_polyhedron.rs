@@ -14,7 +14,9 @@ use nphase_math::{Point, Real, UnitVector, Vector, normalize_robust};
 
 use crate::convex_hull::{Csr, convex_hull};
 use crate::error::check_finite_vector;
-use crate::{FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap, SupportVertex, VertexId};
+use crate::{
+    FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap, SupportVertex, VertexId,
+};
 
 /// Hulls with at least this many vertices answer [`SupportMap`] queries by hill climbing;
 /// smaller ones by a linear scan of their vertices.
@@ -190,7 +192,11 @@ impl<T: Real> ConvexPolyhedron<T> {
     /// improvement: on a convex polytope a vertex no neighbour improves on is a global maximiser,
     /// so the answer is exact up to the rounding of the dot products. A zero or NaN `dir` returns
     /// the start vertex.
-    pub fn local_support_vertex_climbing(&self, dir: &Vector<T>, hint: VertexId) -> SupportVertex<T> {
+    pub fn local_support_vertex_climbing(
+        &self,
+        dir: &Vector<T>,
+        hint: VertexId,
+    ) -> SupportVertex<T> {
         let dot = |v: u32| self.vertices[v as usize].coords.dot(dir);
         let mut best = if (hint.0 as usize) < self.vertices.len() {
             hint.0
@@ -198,7 +204,10 @@ impl<T: Real> ConvexPolyhedron<T> {
             self.climb_starts
                 .iter()
                 .copied()
-                .fold(self.climb_starts[0], |b, v| if dot(v) > dot(b) { v } else { b })
+                .fold(
+                    self.climb_starts[0],
+                    |b, v| if dot(v) > dot(b) { v } else { b },
+                )
         };
         let mut best_dot = dot(best);
         loop {
@@ -258,7 +267,12 @@ impl<T: Real> FeatureMap<T> for ConvexPolyhedron<T> {
                 let v = self.local_support_vertex(dir, VertexId::NONE).id.0 as usize;
                 let faces = self.vertex_faces.row(v);
                 let dot = |f: u32| self.face_normals[f as usize].dot(dir);
-                Some(faces.iter().copied().fold(faces[0], |b, f| if dot(f) > dot(b) { f } else { b }))
+                Some(
+                    faces
+                        .iter()
+                        .copied()
+                        .fold(faces[0], |b, f| if dot(f) > dot(b) { f } else { b }),
+                )
             }
             2 => Some(u32::from(self.face_normals[0].dot(dir) < T::zero())),
             _ => None,
@@ -379,7 +393,9 @@ mod tests {
             "lattice" => {
                 let k = (n as f64).cbrt().ceil() as i32;
                 (0..n)
-                    .map(|_| Vector::from_fn(|_, _| f64::from(rng.random_range(-k..=k)) / f64::from(k)))
+                    .map(|_| {
+                        Vector::from_fn(|_, _| f64::from(rng.random_range(-k..=k)) / f64::from(k))
+                    })
                     .collect()
             }
             _ => {
@@ -387,7 +403,10 @@ mod tests {
                 boxy(rng).iter().map(|p| rotation * p).collect()
             }
         };
-        local.iter().map(|p| Point::from(centre + p * scale)).collect()
+        local
+            .iter()
+            .map(|p| Point::from(centre + p * scale))
+            .collect()
     }
 
     /// Dot product in f64 (exact inputs, one rounding per operation): the referee's measure.
@@ -414,8 +433,10 @@ mod tests {
                 .collect();
             let hull = ConvexPolyhedron::from_points(&cloud).expect("finite non-empty cloud");
             if KINDS[kind] == "rotated box" {
-                let wide: Vec<Vector<f64>> = cloud.iter().map(|p| p.coords.map(T::as_f64)).collect();
-                let topo = crate::convex_hull::convex_hull(&wide, T::TOLERANCES.degenerate.as_f64());
+                let wide: Vec<Vector<f64>> =
+                    cloud.iter().map(|p| p.coords.map(T::as_f64)).collect();
+                let topo =
+                    crate::convex_hull::convex_hull(&wide, T::TOLERANCES.degenerate.as_f64());
                 eprintln!("hull {h} n {n}");
                 crate::convex_hull::tests::check_valid(&wide, &topo);
             }
@@ -423,7 +444,10 @@ mod tests {
             let nv = verts.len();
             (smallest, largest) = (smallest.min(nv), largest.max(nv));
             per_kind[kind] += usize::from(hull.dimension() == 3);
-            let radius = verts.iter().map(|v| v.coords.map(T::as_f64).norm()).fold(0.0, f64::max);
+            let radius = verts
+                .iter()
+                .map(|v| v.coords.map(T::as_f64).norm())
+                .fold(0.0, f64::max);
 
             let mut dirs: Vec<Vector<f64>> = (0..16)
                 .map(|_| random_unit(&mut rng) * 10f64.powf(rng.random_range(-3.0..3.0)))
@@ -452,11 +476,22 @@ mod tests {
                     let got = dot64(&climbed.point, &d);
                     if (got - best).abs() > tol {
                         let v = climbed.id.0 as usize;
-                        eprintln!("stopped at {v} value {got}; neighbors {:?}", hull.vertex_neighbors(v));
-                        for &w in hull.vertex_neighbors(v) { eprintln!("  nb {w} value {}", dot64(&verts[w as usize], &d)); }
+                        eprintln!(
+                            "stopped at {v} value {got}; neighbors {:?}",
+                            hull.vertex_neighbors(v)
+                        );
+                        for &w in hull.vertex_neighbors(v) {
+                            eprintln!("  nb {w} value {}", dot64(&verts[w as usize], &d));
+                        }
                         eprintln!("faces of v: {:?}", hull.vertex_faces(v));
-                        for &f in hull.vertex_faces(v) { eprintln!("  face {f} {:?}", hull.face(f as usize).vertex_ids); }
-                        let tris: Vec<_> = hull.triangles().iter().filter(|t| t.contains(&(v as u32))).collect();
+                        for &f in hull.vertex_faces(v) {
+                            eprintln!("  face {f} {:?}", hull.face(f as usize).vertex_ids);
+                        }
+                        let tris: Vec<_> = hull
+                            .triangles()
+                            .iter()
+                            .filter(|t| t.contains(&(v as u32)))
+                            .collect();
                         eprintln!("tris at v: {tris:?}");
                     }
                     assert!(
@@ -474,8 +509,14 @@ mod tests {
             }
         }
         // The sample must span the sizes and kinds it claims to.
-        assert!(smallest <= 6 && largest >= 2000, "vertex counts {smallest}..{largest}");
-        assert!(per_kind.iter().all(|&k| k > hulls / 12), "solids per kind: {per_kind:?}");
+        assert!(
+            smallest <= 6 && largest >= 2000,
+            "vertex counts {smallest}..{largest}"
+        );
+        assert!(
+            per_kind.iter().all(|&k| k > hulls / 12),
+            "solids per kind: {per_kind:?}"
+        );
         assert!(queries > 80 * hulls);
     }
 
@@ -491,10 +532,17 @@ mod tests {
 
     fn cube() -> ConvexPolyhedron<f64> {
         let mut cloud: Vec<Point<f64>> = (0..8)
-            .map(|i| Point::from(Vector::from_fn(|k, _| if i >> k & 1 == 0 { -1.0 } else { 1.0 })))
+            .map(|i| {
+                Point::from(Vector::from_fn(
+                    |k, _| if i >> k & 1 == 0 { -1.0 } else { 1.0 },
+                ))
+            })
             .collect();
         for k in 0..6 {
-            cloud.push(Point::from(Vector::ith(k / 2, if k % 2 == 0 { 1.0 } else { -1.0 })));
+            cloud.push(Point::from(Vector::ith(
+                k / 2,
+                if k % 2 == 0 { 1.0 } else { -1.0 },
+            )));
         }
         ConvexPolyhedron::from_points(&cloud).expect("valid cloud")
     }
@@ -539,8 +587,14 @@ mod tests {
         assert!(m >= 3);
         for k in 0..m {
             let [p, a, q] = [(k + m - 1) % m, k, (k + 1) % m].map(|i| feature.vertices[i]);
-            assert!(Float::abs((a - feature.vertices[0]).dot(&n)) <= tol, "planar");
-            assert!((q - p).cross(&(a - p)).dot(&n) <= tol * (q - p).norm(), "convex, CCW");
+            assert!(
+                Float::abs((a - feature.vertices[0]).dot(&n)) <= tol,
+                "planar"
+            );
+            assert!(
+                (q - p).cross(&(a - p)).dot(&n) <= tol * (q - p).norm(),
+                "convex, CCW"
+            );
         }
     }
 
@@ -559,9 +613,10 @@ mod tests {
                 if hull.dimension() != 3 {
                     continue;
                 }
-                let (lo, hi) = hull.vertices().iter().fold((cloud[0], cloud[0]), |(lo, hi), p| {
-                    (lo.inf(p), hi.sup(p))
-                });
+                let (lo, hi) = hull
+                    .vertices()
+                    .iter()
+                    .fold((cloud[0], cloud[0]), |(lo, hi), p| (lo.inf(p), hi.sup(p)));
                 let size = (hi - lo).norm() * T::lit(0.5);
                 let tol = T::lit(4.0) * T::TOLERANCES.degenerate * size;
                 for _ in 0..20 {
@@ -580,33 +635,64 @@ mod tests {
     fn lower_dimensional_features() {
         let mut feature = SupportFeature::default();
         // 2-D: a square in the plane z = 2; front face (+z) or back face by the sign of d · n.
-        let square = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0), (0.5, 0.5), (0.5, 0.0)]
-            .map(|(x, y)| Point::new(x, y, 2.0));
+        let square = [
+            (0.0, 0.0),
+            (1.0, 0.0),
+            (1.0, 1.0),
+            (0.0, 1.0),
+            (0.5, 0.5),
+            (0.5, 0.0),
+        ]
+        .map(|(x, y)| Point::new(x, y, 2.0));
         let polygon = ConvexPolyhedron::<f64>::from_points(&square).expect("valid");
-        assert_eq!((polygon.dimension(), polygon.vertices().len(), polygon.face_count()), (2, 4, 2));
+        assert_eq!(
+            (
+                polygon.dimension(),
+                polygon.vertices().len(),
+                polygon.face_count()
+            ),
+            (2, 4, 2)
+        );
         polygon.local_support_feature(&Vector::new(0.3, 0.0, 1.0), &mut feature);
-        assert_eq!((feature.id, feature.normal), (FeatureId::Face(0), Vector::z_axis()));
+        assert_eq!(
+            (feature.id, feature.normal),
+            (FeatureId::Face(0), Vector::z_axis())
+        );
         assert_eq!(feature.vertices.len(), 4);
         polygon.local_support_feature(&Vector::new(0.3, 0.0, -1.0), &mut feature);
-        assert_eq!((feature.id, feature.normal), (FeatureId::Face(1), -Vector::z_axis()));
+        assert_eq!(
+            (feature.id, feature.normal),
+            (FeatureId::Face(1), -Vector::z_axis())
+        );
 
         // 1-D: an edge when the direction is (nearly) perpendicular, else the better end.
-        let line = [Point::new(0.0, 0.0, 0.0), Point::new(2.0, 0.0, 0.0), Point::new(1.0, 0.0, 0.0)];
+        let line = [
+            Point::new(0.0, 0.0, 0.0),
+            Point::new(2.0, 0.0, 0.0),
+            Point::new(1.0, 0.0, 0.0),
+        ];
         let segment = ConvexPolyhedron::<f64>::from_points(&line).expect("valid");
         assert_eq!((segment.dimension(), segment.vertices().len()), (1, 2));
         segment.local_support_feature(&Vector::new(1e-9, 3.0, 0.0), &mut feature);
-        assert_eq!((feature.id, feature.vertex_ids.as_slice()), (FeatureId::Edge(0), &[0, 1][..]));
+        assert_eq!(
+            (feature.id, feature.vertex_ids.as_slice()),
+            (FeatureId::Edge(0), &[0, 1][..])
+        );
         segment.local_support_feature(&Vector::new(-1e-3, 1.0, 0.0), &mut feature);
         assert_eq!(feature.id, FeatureId::Vertex(0));
         assert_eq!(feature.vertices, [Point::new(0.0, 0.0, 0.0)]);
         assert!((feature.normal.norm() - 1.0).abs() < 1e-15);
 
         // 0-D.
-        let point = ConvexPolyhedron::<f32>::from_points(&[Point::new(1.0, 2.0, 3.0); 3]).expect("valid");
+        let point =
+            ConvexPolyhedron::<f32>::from_points(&[Point::new(1.0, 2.0, 3.0); 3]).expect("valid");
         point.local_support_feature(&Vector::new(1.0, 0.0, 0.0), &mut feature_f32());
         let mut f = feature_f32();
         point.local_support_feature(&Vector::new(0.0, 0.0, 0.0), &mut f);
-        assert_eq!((f.id, f.vertices.as_slice()), (FeatureId::Vertex(0), &[Point::new(1.0, 2.0, 3.0)][..]));
+        assert_eq!(
+            (f.id, f.vertices.as_slice()),
+            (FeatureId::Vertex(0), &[Point::new(1.0, 2.0, 3.0)][..])
+        );
         assert_eq!(f.normal, Vector::y_axis());
     }
 
@@ -621,7 +707,11 @@ mod tests {
             for n in [1, 2, 3, 40, 400] {
                 let cloud = random_cloud(&mut rng, n, kind);
                 let hull = ConvexPolyhedron::from_points(&cloud).expect("valid");
-                for d in [Vector::zeros(), Vector::new(1e-320, 0.0, -1e-320), Vector::new(f64::NAN, 0.0, 0.0)] {
+                for d in [
+                    Vector::zeros(),
+                    Vector::new(1e-320, 0.0, -1e-320),
+                    Vector::new(f64::NAN, 0.0, 0.0),
+                ] {
                     let p = hull.local_support_point(&d);
                     assert!(p.iter().all(|x| x.is_finite()));
                     assert_eq!(p, hull.local_support_point(&d), "deterministic");
@@ -673,7 +763,10 @@ mod tests {
         let points: Vec<Point<T>> = cloud.iter().map(|p| Point::from(p.map(T::lit))).collect();
         let d = Vector::from(d.map(T::lit));
         let hull = ConvexPolyhedron::from_points(&points).expect("finite non-empty cloud");
-        let radius = points.iter().map(|p| p.coords.map(T::as_f64).norm()).fold(0.0, f64::max);
+        let radius = points
+            .iter()
+            .map(|p| p.coords.map(T::as_f64).norm())
+            .fold(0.0, f64::max);
         let truth = points.iter().map(|p| dot64(p, &d)).fold(f64::MIN, f64::max);
         let hint = VertexId(hint % (2 * hull.vertices().len() as u32));
         for s in [
@@ -683,7 +776,10 @@ mod tests {
             hull.local_support_vertex_linear(&d).point,
         ] {
             assert!(points.contains(&s));
-            assert!(dot64(&s, &d) >= truth - slack(&d, radius), "{s:?} is not a maximiser");
+            assert!(
+                dot64(&s, &d) >= truth - slack(&d, radius),
+                "{s:?} is not a maximiser"
+            );
         }
     }
 

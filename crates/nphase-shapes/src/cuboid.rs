@@ -5,7 +5,9 @@ use num_traits::Float;
 
 use crate::error::check_size;
 use crate::feature::unit_or_y;
-use crate::{FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap, SupportVertex, VertexId};
+use crate::{
+    FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap, SupportVertex, VertexId,
+};
 
 /// An axis-aligned box centred on the local origin.
 ///
@@ -36,7 +38,13 @@ impl<T: Real> Cuboid<T> {
     /// Vertex `id` (0..8), numbered as in the type's doc.
     pub fn vertex(&self, id: u32) -> Point<T> {
         let h = self.half_extents;
-        let sign = |bit: u32| if id & (1 << bit) != 0 { -T::one() } else { T::one() };
+        let sign = |bit: u32| {
+            if id & (1 << bit) != 0 {
+                -T::one()
+            } else {
+                T::one()
+            }
+        };
         Point::new(h.x * sign(0), h.y * sign(1), h.z * sign(2))
     }
 
@@ -50,7 +58,12 @@ impl<T: Real> Cuboid<T> {
         let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
         let fixed = if negative { 1 << axis } else { 0 };
         let corner = |su: bool, sv: bool| fixed | (u32::from(su) << u) | (u32::from(sv) << v);
-        let ccw = [corner(false, false), corner(true, false), corner(true, true), corner(false, true)];
+        let ccw = [
+            corner(false, false),
+            corner(true, false),
+            corner(true, true),
+            corner(false, true),
+        ];
         if negative {
             [ccw[0], ccw[3], ccw[2], ccw[1]]
         } else {
@@ -66,10 +79,9 @@ impl<T: Real> SupportMap<T> for Cuboid<T> {
     }
 
     fn local_support_vertex(&self, dir: &Vector<T>, _hint: VertexId) -> SupportVertex<T> {
-        let id = dir
-            .iter()
-            .enumerate()
-            .fold(0u32, |id, (k, d)| id | (u32::from(Float::is_sign_negative(*d)) << k));
+        let id = dir.iter().enumerate().fold(0u32, |id, (k, d)| {
+            id | (u32::from(Float::is_sign_negative(*d)) << k)
+        });
         SupportVertex {
             point: self.vertex(id),
             id: VertexId(id),
@@ -90,7 +102,10 @@ impl<T: Real> FeatureMap<T> for Cuboid<T> {
         let face = 2 * axis as u32 + u32::from(negative);
         let mut normal = Vector::zeros();
         normal[axis] = if negative { -T::one() } else { T::one() };
-        out.reset(FeatureId::Face(face), nphase_math::UnitVector::new_unchecked(normal));
+        out.reset(
+            FeatureId::Face(face),
+            nphase_math::UnitVector::new_unchecked(normal),
+        );
         for id in Self::face_vertex_ids(face) {
             out.push(self.vertex(id), id);
         }

@@ -30,7 +30,10 @@ impl<T: Real> Cylinder<T> {
     pub fn new(half_height: T, radius: T) -> Result<Self, ShapeError> {
         check_size("cylinder", "half_height", half_height)?;
         check_size("cylinder", "radius", radius)?;
-        Ok(Cylinder { half_height, radius })
+        Ok(Cylinder {
+            half_height,
+            radius,
+        })
     }
 
     /// Half the height along y.
@@ -66,9 +69,19 @@ impl<T: Real> FeatureMap<T> for Cylinder<T> {
         let top = dir.y >= T::zero();
         let h = Float::copysign(self.half_height, dir.y);
         if Float::abs(dir.y) >= cos_flat {
-            let normal = if top { Vector::y_axis() } else { -Vector::y_axis() };
+            let normal = if top {
+                Vector::y_axis()
+            } else {
+                -Vector::y_axis()
+            };
             out.reset(FeatureId::Face(u32::from(!top)), normal);
-            disc_polygon(self.radius, h, top, if top { 0 } else { DISC_POLYGON_VERTICES }, out);
+            disc_polygon(
+                self.radius,
+                h,
+                top,
+                if top { 0 } else { DISC_POLYGON_VERTICES },
+                out,
+            );
         } else {
             let radial = radial_unit(&dir).map_or_else(Vector::zeros, |u| u * self.radius);
             if Float::abs(dir.y) <= sin_flat {

@@ -37,11 +37,18 @@ impl fmt::Display for ShapeError {
             ShapeError::NotFinite { shape, field } => {
                 write!(f, "{shape}: `{field}` must be finite (got NaN or infinity)")
             }
-            ShapeError::Negative { shape, field, value } => {
+            ShapeError::Negative {
+                shape,
+                field,
+                value,
+            } => {
                 write!(f, "{shape}: `{field}` must be non-negative (got {value})")
             }
             ShapeError::EmptyPointCloud => {
-                write!(f, "convex: `points` must hold at least one point (got none)")
+                write!(
+                    f,
+                    "convex: `points` must hold at least one point (got none)"
+                )
             }
             ShapeError::InvalidInner { reason } => write!(f, "round: `inner` {reason}"),
         }

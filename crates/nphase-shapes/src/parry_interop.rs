@@ -8,91 +8,72 @@
 //!   (`query::gjk::closest_points`, `query::epa`, …). Both libraries use nalgebra 0.34, so the
 //!   vector and point types are the same and nothing is converted.
 
+/// `impl nphase SupportMap<$real>` for parry shapes `$ty` (from crate `$parry`).
+macro_rules! parry_into_nphase {
+    ($parry:ident, $real:ty; $($ty:ty),*) => {$(
+        impl $crate::SupportMap<$real> for $ty {
+            fn local_support_point(&self, dir: &nphase_math::Vector<$real>) -> nphase_math::Point<$real> {
+                let dir = if dir.norm_squared() > 0.0 { *dir } else { nphase_math::Vector::y() };
+                $parry::shape::SupportMap::local_support_point(self, &dir)
+            }
+            fn local_support_point_toward(
+                &self,
+                dir: &nphase_math::UnitVector<$real>,
+            ) -> nphase_math::Point<$real> {
+                $parry::shape::SupportMap::local_support_point_toward(self, dir)
+            }
+        }
+    )*};
+}
+
+/// `impl parry SupportMap` for nphase shapes `$ty` of scalar `$real`.
+macro_rules! nphase_into_parry {
+    ($parry:ident, $real:ty; $($ty:ty),*) => {$(
+        impl $parry::shape::SupportMap for $ty {
+            fn local_support_point(&self, dir: &nphase_math::Vector<$real>) -> nphase_math::Point<$real> {
+                $crate::SupportMap::local_support_point(self, dir)
+            }
+            fn local_support_point_toward(
+                &self,
+                dir: &nphase_math::UnitVector<$real>,
+            ) -> nphase_math::Point<$real> {
+                $crate::SupportMap::local_support_point_toward(self, dir)
+            }
+        }
+    )*};
+}
+
+/// Both directions for one parry crate and its scalar.
 macro_rules! interop {
     ($parry:ident, $real:ty) => {
-        use nphase_math::{Point, UnitVector, Vector};
+        use crate::{
+            Ball, Capsule, Cone, ConvexPolyhedron, Core, Cuboid, Cylinder, Round, Segment, Shape,
+            Triangle,
+        };
         use $parry::shape as ps;
 
-        use crate::feature::unit_or_y;
-        use crate::{
-            Ball, Capsule, Cone, ConvexPolyhedron, Core, Cuboid, Cylinder, Round, Segment,
-            Shape, SupportMap, Triangle,
-        };
-
-        /// A direction parry can take: a zero vector is replaced by +y.
-        fn nonzero(dir: &Vector<$real>) -> Vector<$real> {
-            if dir.norm_squared() > 0.0 {
-                *dir
-            } else {
-                unit_or_y(dir).into_inner()
-            }
-        }
-
-        macro_rules! parry_into_nphase {
-            ($($ty:ty),*) => {$(
-                impl SupportMap<$real> for $ty {
-                    fn local_support_point(&self, dir: &Vector<$real>) -> Point<$real> {
-                        ps::SupportMap::local_support_point(self, &nonzero(dir))
-                    }
-                    fn local_support_point_toward(&self, dir: &UnitVector<$real>) -> Point<$real> {
-                        ps::SupportMap::local_support_point_toward(self, dir)
-                    }
-                }
-            )*};
-        }
-
         parry_into_nphase!(
-            ps::Ball,
-            ps::Cuboid,
-            ps::Capsule,
-            ps::Cylinder,
-            ps::Cone,
-            ps::Segment,
-            ps::Triangle,
+            $parry, $real;
+            ps::Ball, ps::Cuboid, ps::Capsule, ps::Cylinder, ps::Cone, ps::Segment, ps::Triangle,
             ps::ConvexPolyhedron
         );
-
-        impl<S: ps::SupportMap> SupportMap<$real> for ps::RoundShape<S> {
-            fn local_support_point(&self, dir: &Vector<$real>) -> Point<$real> {
-                ps::SupportMap::local_support_point(self, &nonzero(dir))
-            }
-            fn local_support_point_toward(&self, dir: &UnitVector<$real>) -> Point<$real> {
-                ps::SupportMap::local_support_point_toward(self, dir)
-            }
-        }
-
-        macro_rules! nphase_into_parry {
-            ($($ty:ty),*) => {$(
-                impl ps::SupportMap for $ty {
-                    fn local_support_point(&self, dir: &Vector<$real>) -> Point<$real> {
-                        SupportMap::local_support_point(self, dir)
-                    }
-                    fn local_support_point_toward(&self, dir: &UnitVector<$real>) -> Point<$real> {
-                        SupportMap::local_support_point_toward(self, dir)
-                    }
-                }
-            )*};
-        }
-
+        parry_into_nphase!($parry, $real; ps::RoundShape<ps::Cuboid>, ps::RoundShape<ps::Cylinder>,
+            ps::RoundShape<ps::Cone>, ps::RoundShape<ps::ConvexPolyhedron>, ps::RoundShape<ps::Triangle>);
         nphase_into_parry!(
-            Ball<$real>,
-            Cuboid<$real>,
-            Capsule<$real>,
-            Cylinder<$real>,
-            Cone<$real>,
-            Segment<$real>,
-            Triangle<$real>,
-            ConvexPolyhedron<$real>,
-            Shape<$real>,
-            Core<'_, $real>
+            $parry, $real;
+            Ball<$real>, Cuboid<$real>, Capsule<$real>, Cylinder<$real>, Cone<$real>,
+            Segment<$real>, Triangle<$real>, ConvexPolyhedron<$real>, Shape<$real>, Core<'_, $real>
         );
 
-        impl<S: SupportMap<$real>> ps::SupportMap for Round<S, $real> {
-            fn local_support_point(&self, dir: &Vector<$real>) -> Point<$real> {
-                SupportMap::local_support_point(self, dir)
+        impl<S: crate::SupportMap<$real>> ps::SupportMap for Round<S, $real> {
+            fn local_support_point(&self, dir: &nphase_math::Vector<$real>) -> nphase_math::Point<$real> {
+                crate::SupportMap::local_support_point(self, dir)
             }
-            fn local_support_point_toward(&self, dir: &UnitVector<$real>) -> Point<$real> {
-                SupportMap::local_support_point_toward(self, dir)
+            fn local_support_point_toward(
+                &self,
+                dir: &nphase_math::UnitVector<$real>,
+            ) -> nphase_math::Point<$real> {
+                crate::SupportMap::local_support_point_toward(self, dir)
             }
         }
     };

@@ -18,7 +18,10 @@ impl<S, T: Real> Round<S, T> {
     /// `inner` grown by `border_radius` (finite, ≥ 0).
     pub fn new(inner: S, border_radius: T) -> Result<Self, ShapeError> {
         check_size("round", "border_radius", border_radius)?;
-        Ok(Round { inner, border_radius })
+        Ok(Round {
+            inner,
+            border_radius,
+        })
     }
 
     /// The shape before rounding.

@@ -50,9 +50,15 @@ impl<T: Real> SupportMap<T> for Segment<T> {
 
     fn local_support_vertex(&self, dir: &Vector<T>, _hint: VertexId) -> SupportVertex<T> {
         if self.a.coords.dot(dir) > self.b.coords.dot(dir) {
-            SupportVertex { point: self.a, id: VertexId(0) }
+            SupportVertex {
+                point: self.a,
+                id: VertexId(0),
+            }
         } else {
-            SupportVertex { point: self.b, id: VertexId(1) }
+            SupportVertex {
+                point: self.b,
+                id: VertexId(1),
+            }
         }
     }
 

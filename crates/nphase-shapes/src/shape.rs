@@ -113,7 +113,9 @@ impl<T: Real> Shape<T> {
 
     /// The convex hull of `points` (see [`ConvexPolyhedron::from_points`]).
     pub fn convex(points: &[Point<T>]) -> Result<Self, ShapeError> {
-        Ok(Shape::Convex(Arc::new(ConvexPolyhedron::from_points(points)?)))
+        Ok(Shape::Convex(Arc::new(ConvexPolyhedron::from_points(
+            points,
+        )?)))
     }
 
     /// `inner` grown by `border_radius` (finite, ≥ 0).
@@ -191,9 +193,17 @@ impl<T: Real> Core<'_, T> {
                 let mut mins = center;
                 let mut maxs = center;
                 for i in 0..3 {
-                    let local_axis = pose.rotation.inverse_transform_vector(&Vector::ith(i, T::one()));
-                    maxs[i] += self.local_support_point(&local_axis).coords.dot(&local_axis);
-                    mins[i] -= self.local_support_point(&-local_axis).coords.dot(&-local_axis);
+                    let local_axis = pose
+                        .rotation
+                        .inverse_transform_vector(&Vector::ith(i, T::one()));
+                    maxs[i] += self
+                        .local_support_point(&local_axis)
+                        .coords
+                        .dot(&local_axis);
+                    mins[i] -= self
+                        .local_support_point(&-local_axis)
+                        .coords
+                        .dot(&-local_axis);
                 }
                 Aabb::new(mins, maxs)
             }

@@ -4,7 +4,9 @@ use nphase_math::{Point, Real, UnitVector, Vector};
 
 use crate::error::check_finite_vector;
 use crate::feature::unit_or_y;
-use crate::{FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap, SupportVertex, VertexId};
+use crate::{
+    FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap, SupportVertex, VertexId,
+};
 
 /// A triangle in the local frame; vertices 0, 1, 2 are `a`, `b`, `c`. Face 0 has the normal
 /// `(b − a) × (c − a)` (counter-clockwise `abc`), face 1 the opposite one. Collinear or
@@ -33,7 +35,10 @@ impl<T: Real> Triangle<T> {
             }
             nphase_math::any_unit_perpendicular(&longest)
         });
-        Ok(Triangle { vertices: [a, b, c], normal })
+        Ok(Triangle {
+            vertices: [a, b, c],
+            normal,
+        })
     }
 
     /// Vertex `a`.
