@@ -13,7 +13,8 @@
 //!   shapes touch: depth 0 (plus radii) with a normal perpendicular to `D` — never an arbitrary
 //!   axis.
 //! * **Convergence** is relative: gap ≤ ε·(|depth| + size) with ε =
-//!   [`Tolerances::epa_relative_gap`] and `size` the largest support norm seen.
+//!   [`Tolerances::epa_relative_gap`] (or `epa_curved_gap` for curved shapes, see
+//!   [`EpaOptions::curved`]) and `size` the largest support norm seen.
 //! * **Visibility**: a face is replaced when the new point lies more than ε·size above its
 //!   plane, so rounding cannot carve a non-convex dent.
 //! * Every failure (iteration cap, a horizon that is not a simple loop, an empty heap) returns
@@ -75,7 +76,11 @@ where
     let polytope = &mut workspace.polytope;
     polytope.reset_tetrahedron(tetrahedron);
 
-    let rel = T::TOLERANCES.epa_relative_gap;
+    let rel = if options.curved {
+        T::TOLERANCES.epa_curved_gap
+    } else {
+        T::TOLERANCES.epa_relative_gap
+    };
     let mut best: Option<Candidate<T>> = None;
     let mut lower = T::neg_infinity();
     let (mut hint_a, mut hint_b) = (VertexId::NONE, VertexId::NONE);
@@ -173,12 +178,17 @@ where
 pub struct EpaOptions {
     /// The iteration cap (default 256); reaching it is reported with the best estimate.
     pub max_iterations: u32,
+    /// Whether a shape has a curved support function (cylinder, cone): the convergence
+    /// tolerance is then [`Tolerances::epa_curved_gap`](nphase_math::Tolerances::epa_curved_gap)
+    /// instead of `epa_relative_gap`.
+    pub curved: bool,
 }
 
 impl Default for EpaOptions {
     fn default() -> Self {
         EpaOptions {
             max_iterations: 256,
+            curved: false,
         }
     }
 }

@@ -250,7 +250,8 @@ pub struct ClosestPoints<T: Real> {
     pub point1: Point<T>,
     /// The witness point on B's surface; `point2 − point1 ≈ distance · normal`.
     pub point2: Point<T>,
-    /// Certified lower bound on `distance` (from the best support plane; up to rounding).
+    /// Certified lower bound on `distance` (from the best support plane; up to rounding). It
+    /// bounds the signed distance, so it can be negative.
     pub lower_bound: T,
     /// Certified upper bound on `distance` (a realised pair of points; up to rounding).
     pub upper_bound: T,
@@ -513,7 +514,9 @@ impl<T: Real> State<T> {
         let v_norm = self.v.norm();
         let (direction, core_distance) = self.refined_direction(v_norm);
         let normal = -direction;
-        let lower = Float::max(self.best_lower, T::zero());
+        // The best lower bound is a bound on the *signed* distance (negative when the cores may
+        // overlap), so it is not clamped at zero.
+        let lower = self.best_lower;
         ClosestPoints {
             distance: core_distance - radius1 - radius2,
             normal: UnitVector::new_unchecked(normal),

@@ -16,7 +16,7 @@
 use nphase_epa::{EpaOptions, EpaStatus, EpaWorkspace};
 use nphase_gjk::{GjkInput, GjkOptions, GjkStatus, SimplexCache, closest_points};
 use nphase_math::{Isometry, Point, Real, UnitVector, Vector};
-use nphase_shapes::Shape;
+use nphase_shapes::{Core, Shape};
 use num_traits::Float;
 
 /// A contact between two shapes in A's frame.
@@ -107,6 +107,10 @@ pub fn query_pair<T: Real>(
         options: GjkOptions::default(),
     };
     let gjk = closest_points(&input, cache);
+    let epa_options = EpaOptions {
+        curved: is_curved(&core1) || is_curved(&core2),
+        ..EpaOptions::default()
+    };
     let mut outcome = PairOutcome {
         gjk_iterations: gjk.stats.iterations,
         warm_started: gjk.stats.warm_started,
@@ -130,17 +134,15 @@ pub fn query_pair<T: Real>(
         GjkStatus::Stalled { estimate, simplex } => {
             // Rounding stalled GJK on nearly parallel features: EPA, whose normals come from
             // explicit faces, settles the signed distance from the same simplex. Its answer is
-            // kept when it converged and is no worse than GJK's upper bound.
+            // kept when it converged within GJK's bounds (up to rounding).
             outcome.epa_ran = true;
-            let epa = nphase_epa::penetration(
-                &input,
-                &simplex,
-                &EpaOptions::default(),
-                &mut workspace.epa,
-            );
+            let epa = nphase_epa::penetration(&input, &simplex, &epa_options, &mut workspace.epa);
+            let slack = T::TOLERANCES.gjk_relative_gap
+                * (Float::abs(estimate.upper_bound) + radius1 + radius2);
+            let within =
+                |d: T| d <= estimate.upper_bound + slack && d >= estimate.lower_bound - slack;
             match epa.status {
-                EpaStatus::Converged(p) if -p.depth <= estimate.upper_bound => (-p.depth
-                    <= prediction)
+                EpaStatus::Converged(p) if within(-p.depth) => (-p.depth <= prediction)
                     .then(|| penetration_contact(&p, ContactQuality::Converged)),
                 _ => (estimate.lower_bound <= prediction)
                     .then(|| separated(&estimate, ContactQuality::Fallback)),
@@ -148,12 +150,7 @@ pub fn query_pair<T: Real>(
         }
         GjkStatus::Intersecting(simplex) => {
             outcome.epa_ran = true;
-            let epa = nphase_epa::penetration(
-                &input,
-                &simplex,
-                &EpaOptions::default(),
-                &mut workspace.epa,
-            );
+            let epa = nphase_epa::penetration(&input, &simplex, &epa_options, &mut workspace.epa);
             let quality = match epa.status {
                 EpaStatus::Converged(_) => ContactQuality::Converged,
                 EpaStatus::IterationLimit(_) => ContactQuality::IterationLimit,
@@ -163,6 +160,12 @@ pub fn query_pair<T: Real>(
         }
     };
     outcome
+}
+
+/// Whether a core has a curved support function (EPA converges on it only to a looser
+/// tolerance). Balls and capsules are exact through their point and segment cores.
+fn is_curved<T: Real>(core: &Core<'_, T>) -> bool {
+    matches!(core, Core::Cylinder(_) | Core::Cone(_))
 }
 
 fn penetration_contact<T: Real>(
