@@ -141,7 +141,10 @@ where
         }
         // Visibility stays at the strict tolerance even for curved shapes: a wider epsilon
         // leaves dents in the polytope that slow EPA down instead of speeding it up.
-        if polytope.expand(face_index, w, T::TOLERANCES.epa_relative_gap * size).is_err() {
+        if polytope
+            .expand(face_index, w, T::TOLERANCES.epa_relative_gap * size)
+            .is_err()
+        {
             break EpaExit::BadHorizon;
         }
         stats.max_faces = stats.max_faces.max(polytope.faces.len() as u32);

@@ -539,14 +539,15 @@ impl<T: Real> State<T> {
         };
         let size = Float::sqrt(self.size2);
         // The axis of the best lower bound is *certified*: the support gap along it is that
-        // bound, within the duality gap of the true distance, however tilted v is by rounding
-        // on nearly parallel features a tiny distance apart. It is preferred wherever swapping it
-        // for v's direction moves the witness pair by less than the tolerance (|v|·sin angle).
+        // bound, within the duality gap of the true distance, however far v's direction is off
+        // (by rounding on nearly parallel features a tiny distance apart, or because the
+        // distance converges quadratically in the direction on curved surfaces). It is preferred
+        // wherever swapping it for v's direction moves the witness pair by less than the
+        // accuracy (|v|·sin angle).
         let axis = self.best_lower_axis;
-        let rel = T::TOLERANCES.gjk_relative_gap;
         let certified = axis.norm_squared() > T::zero()
-            && self.gap_closed(rel)
-            && v_norm * axis.cross(&v_dir).norm() <= rel * (v_norm + size);
+            && self.gap_closed(T::TOLERANCES.gjk_relative_gap)
+            && v_norm * axis.cross(&v_dir).norm() <= T::TOLERANCES.accuracy * (v_norm + size);
         match vertices {
             [_, _] if certified => (axis, v_norm),
             [p, q] => {

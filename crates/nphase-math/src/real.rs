@@ -49,6 +49,10 @@ pub struct Tolerances<T> {
     /// function (cylinder, cone): EPA's facets approach a curved surface only quadratically, and
     /// DESIGN.md holds such pairs to 1e-7 × scale (f64) anyway.
     pub epa_curved_gap: T,
+    /// The accuracy nphase aims for, relative to the shapes' size: a tenth of what DESIGN.md
+    /// holds the tests to (1e-9 × scale in f64, 1e-4 × scale in f32). Choices between two
+    /// answers that are both right to within this (e.g. which normal to report) use it.
+    pub accuracy: T,
     /// Relative size below which a simplex or polytope feature counts as degenerate
     /// (zero length, area or volume), measured against the feature's own extent.
     pub degenerate: T,
@@ -64,7 +68,8 @@ impl Real for f32 {
         gjk_relative_gap: 1.0e-6,
         gjk_touch: 1.0e-5,
         epa_relative_gap: 1.0e-6,
-        epa_curved_gap: 1.0e-5,
+        epa_curved_gap: 1.0e-6,
+        accuracy: 1.0e-5,
         degenerate: 1.0e-6,
         feature_tie: 1.0e-4,
     };
@@ -88,6 +93,7 @@ impl Real for f64 {
         gjk_touch: 1.0e-10,
         epa_relative_gap: 1.0e-12,
         epa_curved_gap: 1.0e-10,
+        accuracy: 1.0e-10,
         degenerate: 1.0e-12,
         feature_tie: 1.0e-6,
     };

@@ -138,7 +138,10 @@ pub fn query_pair<T: Real>(
             outcome.epa_ran = true;
             let epa = nphase_epa::penetration(&input, &simplex, &epa_options, &mut workspace.epa);
             // Rounding scales with the size of the Minkowski difference, not with the distance.
-            let size = simplex.vertices().iter().fold(T::zero(), |m, v| Float::max(m, v.w.norm()));
+            let size = simplex
+                .vertices()
+                .iter()
+                .fold(T::zero(), |m, v| Float::max(m, v.w.norm()));
             let slack = T::TOLERANCES.gjk_relative_gap * (size + radius1 + radius2);
             let within =
                 |d: T| d <= estimate.upper_bound + slack && d >= estimate.lower_bound - slack;
