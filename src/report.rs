@@ -93,6 +93,26 @@ impl QueryRecord {
         }
     }
 
+    /// The record of a contact already mapped to world space in f64.
+    pub fn from_world(
+        a: u64,
+        b: u64,
+        dist: f64,
+        normal: &Vector<f64>,
+        point_a: &Point<f64>,
+        point_b: &Point<f64>,
+    ) -> Self {
+        QueryRecord {
+            a,
+            b,
+            intersecting: dist <= 0.0,
+            dist,
+            normal: [normal.x, normal.y, normal.z],
+            point_a: [point_a.x, point_a.y, point_a.z],
+            point_b: [point_b.x, point_b.y, point_b.z],
+        }
+    }
+
     /// Whether every number is finite (JSON would get `null` otherwise).
     pub fn is_finite(&self) -> bool {
         finite(&[self.dist])

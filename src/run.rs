@@ -4,7 +4,7 @@
 use core::fmt;
 use std::time::{Duration, Instant};
 
-use nphase_math::Real;
+use nphase_math::{Isometry, Real};
 use nphase_pipeline::query::{QueryError, contact};
 use nphase_pipeline::{Collider, NarrowPhase, NarrowPhaseConfig, PipelineError, StepStats};
 use num_traits::Float;
@@ -52,7 +52,10 @@ impl std::error::Error for RunError {}
 /// One exact query per pair of frame 0 (explicit pairs, or the broadphase's), in pair order.
 ///
 /// The query is [`contact`] with an unbounded prediction distance, so every pair gets its
-/// signed distance, normal and witness points however far apart the shapes are.
+/// signed distance, normal and witness points however far apart the shapes are. Each pair is
+/// solved in A's frame, placed with the file's f64 poses (`pos12 = pose_a⁻¹ · pose_b` in f64,
+/// then rounded to `T`), and the answer is mapped back to the world in f64: an f32 run is as
+/// accurate 1e4 from the origin as next to it.
 pub fn query_records<T: Real>(scene: &Scene<T>) -> Result<Vec<QueryRecord>, RunError> {
     let colliders = scene.colliders_at(0);
     let pairs = scene.pairs_for(&colliders);
@@ -60,11 +63,28 @@ pub fn query_records<T: Real>(scene: &Scene<T>) -> Result<Vec<QueryRecord>, RunE
         .iter()
         .enumerate()
         .map(|(i, &(a, b))| {
-            let (ca, cb) = (&colliders[a], &colliders[b]);
-            let c = contact(&ca.pose, &ca.shape, &cb.pose, &cb.shape, Float::max_value())
-                .map_err(|error| RunError::Query { pair: i, error })?
-                .ok_or(RunError::NoResult { pair: i })?;
-            Ok(QueryRecord::from_contact(ca.id, cb.id, &c))
+            let (body_a, body_b) = (&scene.bodies[a], &scene.bodies[b]);
+            let pose_a = body_a.exact_pose;
+            let pos12: Isometry<T> = nphase_math::nalgebra::convert_ref(&pose_a.inv_mul(&body_b.exact_pose));
+            let c = contact(
+                &Isometry::identity(),
+                scene.shape_of(body_a),
+                &pos12,
+                scene.shape_of(body_b),
+                Float::max_value(),
+            )
+            .map_err(|error| RunError::Query { pair: i, error })?
+            .ok_or(RunError::NoResult { pair: i })?;
+            let world = |p: &nphase_math::Point<T>| pose_a * p.map(|x| x.as_f64());
+            let normal = pose_a.rotation * c.normal1.into_inner().map(|x| x.as_f64());
+            Ok(QueryRecord::from_world(
+                body_a.id,
+                body_b.id,
+                c.dist.as_f64(),
+                &normal,
+                &world(&c.point1),
+                &world(&c.point2),
+            ))
         })
         .collect()
 }

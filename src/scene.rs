@@ -690,6 +690,10 @@ pub struct Body<T: Real> {
     pub rotation: Rotation<T>,
     /// Per-frame motion, if any.
     pub velocity: Option<Velocity<T>>,
+    /// The frame-0 pose exactly as the file gives it (f64). One-shot queries place pairs
+    /// relative to each other with it, so an f32 run keeps its accuracy far from the origin
+    /// (at 1e4, f32 world coordinates are only good to 1e-3).
+    pub exact_pose: Isometry<f64>,
 }
 
 /// Per-frame motion of a body.
@@ -909,13 +913,14 @@ fn build_body<T: Real>(
             shape: desc.shape.clone(),
         })?;
     let position = to_vector(&desc.position, "position", &entry)?;
-    let rotation = match &desc.rotation {
+    let position64 = to_vector::<f64>(&desc.position, "position", &entry)?;
+    let rotation64 = match &desc.rotation {
         None => Rotation::identity(),
         Some(RotationDesc::AxisAngle(v)) => {
             let v = to_vector::<f64>(v, "rotation.axis_angle", &entry)?;
-            let r = cast_rotation::<T>(&Rotation::from_scaled_axis(v));
+            let r = Rotation::from_scaled_axis(v);
             // An angle whose norm overflows (components near 1e308) has no sine or cosine.
-            if !r.coords.iter().all(|x| Float::is_finite(*x)) {
+            if !r.coords.iter().all(|x| x.is_finite()) {
                 return Err(SceneError::AngleTooLarge { entry });
             }
             r
@@ -936,9 +941,11 @@ fn build_body<T: Real>(
                 return Err(SceneError::ZeroQuaternion { entry });
             }
             let [x, y, z, w] = q.map(|c| c / largest);
-            cast_rotation(&Rotation::new_normalize(Quaternion::new(w, x, y, z)))
+            Rotation::new_normalize(Quaternion::new(w, x, y, z))
         }
     };
+    let rotation = cast_rotation::<T>(&rotation64);
+    let exact_pose = Isometry::from_parts(Translation3::from(position64), rotation64);
     let velocity = match &desc.velocity {
         None => None,
         Some(v) => Some(Velocity {
@@ -952,6 +959,7 @@ fn build_body<T: Real>(
         position,
         rotation,
         velocity,
+        exact_pose,
     })
 }
 
