@@ -34,7 +34,9 @@
 //! When the final simplex is a triangle, the closest point lies on a face of `D` and the
 //! triangle's own normal (a cross product of edges of size ~`size`) is accurate to ~ε, while
 //! `v/|v|` is accurate only to ~ε·size/|v|; the better of the two is used. For a segment the
-//! component of `v` along it (pure rounding) is removed.
+//! component of `v` along it (pure rounding) is removed. The same refined direction is the
+//! search direction of every plain iteration, so the lower bounds and the repeated-vertex test
+//! are as accurate as the reported normal.
 //!
 //! [`Tolerances::gjk_relative_gap`]: nphase_math::Tolerances::gjk_relative_gap
 //! [`Tolerances::gjk_touch`]: nphase_math::Tolerances::gjk_touch
@@ -378,7 +380,15 @@ where
         }
         let dir = match momentum.as_mut() {
             Some(m) => m.next_direction(stats.iterations, &state.v, &last_w),
-            None => state.v,
+            // Plain GJK searches along −v, with v's direction refined from the simplex (see the
+            // module doc): the same direction in exact arithmetic, but when |v| is small next to
+            // the simplex, v/|v| is rounding noise (~ε·size/|v|), and a support taken along it
+            // can repeat a simplex vertex or miss a closer face — a false certificate, or a
+            // stall with the gap open.
+            None => {
+                let v_norm = state.v.norm();
+                state.refined_direction(v_norm).0 * v_norm
+            }
         };
         stats.iterations += 1;
         let w = md.support(&-dir, hint_a, hint_b);
