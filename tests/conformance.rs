@@ -40,8 +40,11 @@ const SETS: [&str; 8] = [
 ];
 
 fn read(path: &str) -> String {
-    std::fs::read_to_string(format!("{}/tests/data/oracle/{path}", env!("CARGO_MANIFEST_DIR")))
-        .expect("conformance data is in tests/data/oracle")
+    std::fs::read_to_string(format!(
+        "{}/tests/data/oracle/{path}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("conformance data is in tests/data/oracle")
 }
 
 fn vector(v: &Value) -> Vector<f64> {
@@ -58,11 +61,7 @@ fn vector(v: &Value) -> Vector<f64> {
 fn support(scene: &Scene<f64>, body: usize, dir: &Vector<f64>) -> f64 {
     let b = &scene.bodies[body];
     let pose: Isometry<f64> = b.exact_pose;
-    scene
-        .shape_of(b)
-        .support_point(&pose, dir)
-        .coords
-        .dot(dir)
+    scene.shape_of(b).support_point(&pose, dir).coords.dot(dir)
 }
 
 fn is_curved(types: &Value) -> bool {

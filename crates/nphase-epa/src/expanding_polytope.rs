@@ -118,21 +118,35 @@ where
             };
             let mut witness = candidate;
             let mut gap = Float::max(upper - face.distance, T::zero());
-            // A neighbour up to 100 tolerances further is accepted: still far inside the accuracy
-            // of DESIGN.md, and wide enough to cross the dents the visibility epsilon leaves.
-            let containing =
-                polytope.face_containing_projection(face_index, T::lit(100.0) * tolerance);
-            if containing != face_index {
-                // Certify the neighbour's own normal with one more support query.
-                let face = polytope.faces[containing as usize];
-                let w = md.support(&face.normal, hint_a, hint_b);
-                stats.support_calls += 1;
-                witness = Candidate {
-                    vertices: face.v.map(|i| polytope.vertices[i as usize]),
-                    normal: face.normal,
-                    upper: w.w.dot(&face.normal),
-                };
-                gap = Float::max(witness.upper - face.distance, T::zero());
+            // A neighbour up to the accuracy target further is accepted: wide enough to cross
+            // the dents the visibility epsilon leaves, and still within the accuracy.
+            let walk = Float::max(tolerance, T::TOLERANCES.accuracy * size);
+            match polytope.face_containing_projection(face_index, walk) {
+                Some(containing) if containing != face_index => {
+                    // Certify the neighbour's own normal with one more support query.
+                    let face = polytope.faces[containing as usize];
+                    let w = md.support(&face.normal, hint_a, hint_b);
+                    stats.support_calls += 1;
+                    witness = Candidate {
+                        vertices: face.v.map(|i| polytope.vertices[i as usize]),
+                        normal: face.normal,
+                        upper: w.w.dot(&face.normal),
+                    };
+                    gap = Float::max(witness.upper - face.distance, T::zero());
+                }
+                Some(_) => {}
+                None if face.distance > T::zero() => {
+                    // The projection sits on a slightly reflex edge between two nearly coplanar
+                    // faces: the closest point of the polytope is on that edge. Its direction
+                    // is the normal (between the two faces' normals), so the witness pair and
+                    // the depth agree.
+                    let ws = witness.vertices.map(|v| v.w);
+                    let edge_point = nphase_math::closest_point_to_origin(&ws).point;
+                    if let Some(n) = nphase_math::normalize_robust(&edge_point) {
+                        witness.normal = n.into_inner();
+                    }
+                }
+                None => {}
             }
             return EpaOutput {
                 status: EpaStatus::Converged(witness.penetration(radii, gap)),

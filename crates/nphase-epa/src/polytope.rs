@@ -208,10 +208,13 @@ impl<T: Real> Polytope<T> {
     /// coplanar (a flat face of `D` triangulated, or the fine facets EPA grows over a curved
     /// surface) a dent of that size can move the projection off the closest face by a lot more:
     /// its witnesses would then not match its depth. The walk crosses the edge opposite the most
-    /// negative barycentric weight, which leads to the face that does contain it.
-    pub(crate) fn face_containing_projection(&self, start: u32, tolerance: T) -> u32 {
+    /// negative barycentric weight, which leads to the face that does contain it. `None` when
+    /// no face does: the walk returns to where it came from (two faces whose projections fall
+    /// into each other across a slightly reflex edge) or meets a face beyond the tolerance.
+    pub(crate) fn face_containing_projection(&self, start: u32, tolerance: T) -> Option<u32> {
         let limit = self.faces[start as usize].distance + tolerance;
         let mut current = start;
+        let mut previous = u32::MAX;
         for _ in 0..self.faces.len().min(64) {
             let face = &self.faces[current as usize];
             let projection = face.normal * face.distance;
@@ -238,17 +241,18 @@ impl<T: Real> Polytope<T> {
                         |(bk, bw), (k, &w)| if w < bw { (k, w) } else { (bk, bw) },
                     );
             if most_negative >= -T::TOLERANCES.degenerate * Float::abs(area) {
-                return current;
+                return Some(current);
             }
             // The edge opposite vertex k is edge (k + 1) mod 3.
             let next = face.adj[(k + 1) % 3];
             let neighbour = &self.faces[next as usize];
-            if neighbour.deleted || !(neighbour.distance <= limit) {
-                break;
+            if next == previous || neighbour.deleted || !(neighbour.distance <= limit) {
+                return None;
             }
+            previous = current;
             current = next;
         }
-        start
+        None
     }
 
     /// Appends a face, computes its plane and queues it; returns its index.

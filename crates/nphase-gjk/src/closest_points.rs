@@ -482,7 +482,13 @@ where
         stats.exit = GjkExit::Touching;
         return finish_overlap(state, stats, cache);
     }
-    let closest = state.closest_points(input.radius1, input.radius2);
+    let mut closest = state.closest_points(input.radius1, input.radius2);
+    state.settle_normal(
+        &md,
+        (input.radius1, input.radius2),
+        &mut closest,
+        &mut stats,
+    );
     cache.store(&state.simplex, state.v);
     let status = match stats.exit {
         GjkExit::IterationCap => GjkStatus::IterationLimit(closest),
@@ -534,6 +540,48 @@ impl<T: Real> State<T> {
             point2: b - normal * radius2,
             lower_bound: Float::min(lower, core_distance) - radius1 - radius2,
             upper_bound: Float::max(v_norm, core_distance) - radius1 - radius2,
+        }
+    }
+
+    /// Makes sure the reported normal is a near-minimiser of the support gap.
+    ///
+    /// The chosen direction (a face normal or `v`'s direction) and the axis `u` of the best
+    /// lower bound agree up to rounding on polytopes; on curved surfaces the distance converges
+    /// quadratically in the direction, so the two can differ by ~√gap. `u` is certified (the
+    /// support gap along it is the lower bound) but swapping it in moves the witness pair off
+    /// `distance · normal` by `|v|·sin∠`. When they differ beyond rounding, one more support
+    /// query measures the gap along the chosen direction, and whichever error is smaller wins.
+    fn settle_normal<A, B>(
+        &self,
+        md: &MinkowskiDifference<'_, A, B, T>,
+        (radius1, radius2): (T, T),
+        closest: &mut ClosestPoints<T>,
+        stats: &mut GjkStats,
+    ) where
+        A: SupportMap<T> + ?Sized,
+        B: SupportMap<T> + ?Sized,
+    {
+        let u = self.best_lower_axis;
+        let chosen = -closest.normal.into_inner();
+        let v_norm = self.v.norm();
+        let sin_angle = u.cross(&chosen).norm();
+        let eps = T::TOLERANCES.epsilon;
+        let noise = T::lit(64.0) * eps * (T::one() + Float::sqrt(self.size2) / v_norm);
+        if !(u.norm_squared() > T::zero()) || !(v_norm > T::zero()) || sin_angle <= noise {
+            return;
+        }
+        let w = md.support(
+            &-chosen,
+            nphase_shapes::VertexId::NONE,
+            nphase_shapes::VertexId::NONE,
+        );
+        stats.support_calls += 1;
+        let gap_chosen = v_norm - w.w.dot(&chosen);
+        if gap_chosen > v_norm * sin_angle && u.dot(&chosen) > T::zero() {
+            let (old, new) = (closest.normal.into_inner(), -u);
+            closest.point1 += (new - old) * radius1;
+            closest.point2 -= (new - old) * radius2;
+            closest.normal = UnitVector::new_unchecked(new);
         }
     }
 

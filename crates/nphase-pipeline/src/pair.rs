@@ -146,8 +146,25 @@ pub fn query_pair<T: Real>(
             let within =
                 |d: T| d <= estimate.upper_bound + slack && d >= estimate.lower_bound - slack;
             match epa.status {
-                EpaStatus::Converged(p) if within(-p.depth) => (-p.depth <= prediction)
-                    .then(|| penetration_contact(&p, ContactQuality::Converged)),
+                EpaStatus::Converged(p) if within(-p.depth) => {
+                    (-p.depth <= prediction).then(|| {
+                        // EPA's normal and distance settle the answer. Its witness pair comes from
+                        // a face's barycentric point, which is off `dist·n` when the origin lies
+                        // outside the polytope near an edge; GJK's pair (a tiny distance apart) is
+                        // then the more consistent one.
+                        let mut c = penetration_contact(&p, ContactQuality::Converged);
+                        let n = c.normal.into_inner();
+                        let mismatch =
+                            |p1: &Point<T>, p2: &Point<T>| ((p2 - p1) - n * c.dist).norm();
+                        if mismatch(&estimate.point1, &estimate.point2)
+                            < mismatch(&c.point1, &c.point2)
+                        {
+                            c.point1 = estimate.point1;
+                            c.point2 = estimate.point2;
+                        }
+                        c
+                    })
+                }
                 _ => (estimate.lower_bound <= prediction)
                     .then(|| separated(&estimate, ContactQuality::Fallback)),
             }
