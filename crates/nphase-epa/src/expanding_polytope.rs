@@ -84,11 +84,22 @@ where
     let mut best: Option<Candidate<T>> = None;
     let mut lower = T::neg_infinity();
     let (mut hint_a, mut hint_b) = (VertexId::NONE, VertexId::NONE);
+    // After half the budget without a certificate, EPA is refining a valley of minima (e.g.
+    // identical coaxial cones): every face along it has about the same distance, and the
+    // global gap closes only as 1/iterations². The second half then refines locally, always the
+    // face that the ray along the best normal so far hits, which closes that face's own gap
+    // quickly; the answer is reported as an iteration limit with the honest global gap.
+    let global_phase = options.max_iterations / 2;
     let failure = loop {
         if stats.iterations >= options.max_iterations {
             break EpaExit::IterationCap;
         }
-        let Some(face_index) = polytope.pop_closest() else {
+        let local = stats.iterations >= global_phase && best.is_some();
+        let next = match &best {
+            Some(b) if local => polytope.face_toward(&b.normal),
+            _ => polytope.pop_closest(),
+        };
+        let Some(face_index) = next else {
             break EpaExit::EmptyPolytope;
         };
         stats.iterations += 1;
@@ -98,7 +109,9 @@ where
         hint_a = w.id_a;
         hint_b = w.id_b;
         size = Float::max(size, w.w.norm());
-        lower = Float::max(lower, face.distance);
+        if !local {
+            lower = Float::max(lower, face.distance);
+        }
         let upper = w.w.dot(&face.normal);
         let candidate = Candidate {
             vertices: face.v.map(|i| polytope.vertices[i as usize]),
@@ -110,44 +123,25 @@ where
         }
         let tolerance = rel * (Float::abs(face.distance) + size);
         let on_face = candidate.vertices.iter().any(|v| v.same_vertex_pair(&w));
+        if local && (upper - face.distance <= tolerance || on_face) {
+            stats.exit = EpaExit::LocalRefinement;
+            let walk = Float::max(tolerance, T::TOLERANCES.accuracy * size);
+            let (witness, _) = witness_face(&md, polytope, face_index, candidate, walk, &mut stats);
+            let gap = Float::max(witness.upper - Float::min(lower, face.distance), T::zero());
+            return EpaOutput {
+                status: EpaStatus::IterationLimit(witness.penetration(radii, gap)),
+                stats,
+            };
+        }
         if upper - face.distance <= tolerance || on_face {
             stats.exit = if on_face {
                 EpaExit::RepeatedVertex
             } else {
                 EpaExit::Converged
             };
-            let mut witness = candidate;
-            let mut gap = Float::max(upper - face.distance, T::zero());
-            // A neighbour up to the accuracy target further is accepted: wide enough to cross
-            // the dents the visibility epsilon leaves, and still within the accuracy.
             let walk = Float::max(tolerance, T::TOLERANCES.accuracy * size);
-            match polytope.face_containing_projection(face_index, walk) {
-                Some(containing) if containing != face_index => {
-                    // Certify the neighbour's own normal with one more support query.
-                    let face = polytope.faces[containing as usize];
-                    let w = md.support(&face.normal, hint_a, hint_b);
-                    stats.support_calls += 1;
-                    witness = Candidate {
-                        vertices: face.v.map(|i| polytope.vertices[i as usize]),
-                        normal: face.normal,
-                        upper: w.w.dot(&face.normal),
-                    };
-                    gap = Float::max(witness.upper - face.distance, T::zero());
-                }
-                Some(_) => {}
-                None if face.distance > T::zero() => {
-                    // The projection sits on a slightly reflex edge between two nearly coplanar
-                    // faces: the closest point of the polytope is on that edge. Its direction
-                    // is the normal (between the two faces' normals), so the witness pair and
-                    // the depth agree.
-                    let ws = witness.vertices.map(|v| v.w);
-                    let edge_point = nphase_math::closest_point_to_origin(&ws).point;
-                    if let Some(n) = nphase_math::normalize_robust(&edge_point) {
-                        witness.normal = n.into_inner();
-                    }
-                }
-                None => {}
-            }
+            let (witness, gap) =
+                witness_face(&md, polytope, face_index, candidate, walk, &mut stats);
             return EpaOutput {
                 status: EpaStatus::Converged(witness.penetration(radii, gap)),
                 stats,
@@ -300,10 +294,61 @@ pub enum EpaExit {
     FlatMinkowskiDifference,
     /// The iteration cap.
     IterationCap,
+    /// No global certificate within half the budget (a valley of minima); the face along the
+    /// best normal was refined until its own gap closed.
+    LocalRefinement,
     /// A horizon was not a simple loop.
     BadHorizon,
     /// No face was left in the heap.
     EmptyPolytope,
+}
+
+/// The face whose witnesses describe the converged face `face_index` (whose support value is
+/// `candidate.upper`), with its gap. See [`Polytope::face_containing_projection`]: a coplanar
+/// neighbour containing the projection, or the closest point on a slightly reflex edge.
+fn witness_face<A, B, T>(
+    md: &MinkowskiDifference<'_, A, B, T>,
+    polytope: &Polytope<T>,
+    face_index: u32,
+    candidate: Candidate<T>,
+    walk: T,
+    stats: &mut EpaStats,
+) -> (Candidate<T>, T)
+where
+    A: SupportMap<T> + ?Sized,
+    B: SupportMap<T> + ?Sized,
+    T: Real,
+{
+    let face = polytope.faces[face_index as usize];
+    let mut witness = candidate;
+    let mut gap = Float::max(candidate.upper - face.distance, T::zero());
+    match polytope.face_containing_projection(face_index, walk) {
+        Some(containing) if containing != face_index => {
+            // Certify the neighbour's own normal with one more support query.
+            let face = polytope.faces[containing as usize];
+            let w = md.support(&face.normal, VertexId::NONE, VertexId::NONE);
+            stats.support_calls += 1;
+            witness = Candidate {
+                vertices: face.v.map(|i| polytope.vertices[i as usize]),
+                normal: face.normal,
+                upper: w.w.dot(&face.normal),
+            };
+            gap = Float::max(witness.upper - face.distance, T::zero());
+        }
+        Some(_) => {}
+        None if face.distance > T::zero() => {
+            // The projection sits on a slightly reflex edge between two nearly coplanar faces:
+            // the closest point of the polytope is on that edge. Its direction is the normal
+            // (between the two faces' normals), so the witness pair and the depth agree.
+            let ws = witness.vertices.map(|v| v.w);
+            let edge_point = nphase_math::closest_point_to_origin(&ws).point;
+            if let Some(n) = nphase_math::normalize_robust(&edge_point) {
+                witness.normal = n.into_inner();
+            }
+        }
+        None => {}
+    }
+    (witness, gap)
 }
 
 /// A face examined by EPA with the upper bound its normal gives.

@@ -130,6 +130,24 @@ impl<T: Real> Polytope<T> {
         None
     }
 
+    /// The live face that the ray from the origin along `dir` leaves the polytope through: the
+    /// smallest `distance / (normal · dir)` over faces facing `dir`. A linear scan: only EPA's
+    /// local phase, on valley-shaped problems, asks.
+    pub(crate) fn face_toward(&self, dir: &Vector<T>) -> Option<u32> {
+        let mut best: Option<(u32, T)> = None;
+        for (i, face) in self.faces.iter().enumerate() {
+            let facing = face.normal.dot(dir);
+            if face.deleted || !(facing > T::zero()) || !Float::is_finite(face.distance) {
+                continue;
+            }
+            let hit = face.distance / facing;
+            if best.is_none_or(|(_, h)| hit < h) {
+                best = Some((i as u32, hit));
+            }
+        }
+        best.map(|(i, _)| i)
+    }
+
     /// Adds `point` (seen from face `seen`) to the polytope: deletes every face it sees
     /// (visibility: `n·(p − v0) > visibility_eps`), and fans new faces from the horizon to it.
     pub(crate) fn expand(

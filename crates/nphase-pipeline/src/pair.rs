@@ -107,8 +107,9 @@ pub fn query_pair<T: Real>(
         options: GjkOptions::default(),
     };
     let gjk = closest_points(&input, cache);
+    let curved = is_curved(&core1) || is_curved(&core2);
     let epa_options = EpaOptions {
-        curved: is_curved(&core1) || is_curved(&core2),
+        curved,
         ..EpaOptions::default()
     };
     let mut outcome = PairOutcome {
