@@ -189,7 +189,7 @@ where
 /// Limits of an EPA query.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct EpaOptions {
-    /// The iteration cap (default 256); reaching it is reported with the best estimate.
+    /// The iteration cap (default 512; the second half refines locally, see the module doc).
     pub max_iterations: u32,
     /// Whether a shape has a curved support function (cylinder, cone): the convergence
     /// tolerance is then [`Tolerances::epa_curved_gap`](nphase_math::Tolerances::epa_curved_gap)
@@ -200,7 +200,7 @@ pub struct EpaOptions {
 impl Default for EpaOptions {
     fn default() -> Self {
         EpaOptions {
-            max_iterations: 256,
+            max_iterations: 512,
             curved: false,
         }
     }
