@@ -72,7 +72,10 @@ mod tests {
         assert!(Float::abs(t1.dot(&n)) < tol);
         assert!(Float::abs(t2.dot(&n)) < tol);
         assert!(Float::abs(t1.dot(&t2)) < tol);
-        assert!((t1.cross(&t2) - n.into_inner()).norm() < tol, "not right-handed");
+        assert!(
+            (t1.cross(&t2) - n.into_inner()).norm() < tol,
+            "not right-handed"
+        );
     }
 
     #[test]
@@ -100,10 +103,16 @@ mod tests {
 
     #[test]
     fn perpendicular_of_zero_and_extreme_vectors_is_finite() {
-        assert_eq!(any_unit_perpendicular(&Vector::<f64>::zeros()), Vector::x_axis());
+        assert_eq!(
+            any_unit_perpendicular(&Vector::<f64>::zeros()),
+            Vector::x_axis()
+        );
         let nan = Vector::new(f32::NAN, 0.0, 0.0);
         assert_eq!(any_unit_perpendicular(&nan), Vector::x_axis());
-        for v in [Vector::<f64>::new(1e300, 1e300, 1e300), Vector::new(5e-324, 0.0, 0.0)] {
+        for v in [
+            Vector::<f64>::new(1e300, 1e300, 1e300),
+            Vector::new(5e-324, 0.0, 0.0),
+        ] {
             let p = any_unit_perpendicular(&v);
             assert!((p.norm() - 1.0).abs() < 1e-15);
             let unit = normalize_robust(&v).expect("finite non-zero");

@@ -196,7 +196,8 @@ fn tetrahedron<T: Real>(s: [Vector<T>; 4]) -> SimplexProjection<T> {
 
     let extent = e1.norm() * e2.norm() * e3.norm();
     let flat = !(Float::abs(volume) > T::TOLERANCES.degenerate * extent);
-    let same_sign = |v: T| (v > T::zero() && volume > T::zero()) || (v < T::zero() && volume < T::zero());
+    let same_sign =
+        |v: T| (v > T::zero() && volume > T::zero()) || (v < T::zero() && volume < T::zero());
     let signs = [same_sign(v0), same_sign(v1), same_sign(v2), same_sign(v3)];
 
     if !flat && signs.iter().all(|&s| s) {
@@ -255,7 +256,11 @@ mod tests {
                 w
             };
             if weights.iter().all(|&w| w >= -1e-12) {
-                let p: Vector<f64> = ids.iter().zip(&weights).map(|(&i, &w)| vertices[i] * w).sum();
+                let p: Vector<f64> = ids
+                    .iter()
+                    .zip(&weights)
+                    .map(|(&i, &w)| vertices[i] * w)
+                    .sum();
                 best = best.min(p.norm());
             }
         }
@@ -278,11 +283,20 @@ mod tests {
         for (i, v) in vertices.iter().enumerate() {
             let w = proj.weights[i];
             assert!((0.0..=1.0).contains(&w), "weight {w}");
-            assert_eq!(w != 0.0, proj.contains(i), "support mask {:b} vs weights {:?}", proj.support, proj.weights);
+            assert_eq!(
+                w != 0.0,
+                proj.contains(i),
+                "support mask {:b} vs weights {:?}",
+                proj.support,
+                proj.weights
+            );
             rebuilt += v * w;
         }
         if proj.support != 0b1111 {
-            assert!((rebuilt - proj.point).norm() <= tol, "weights do not rebuild the point");
+            assert!(
+                (rebuilt - proj.point).norm() <= tol,
+                "weights do not rebuild the point"
+            );
         }
         for i in vertices.len()..4 {
             assert!(!proj.contains(i));
@@ -306,7 +320,9 @@ mod tests {
             let scale = [1e-6, 1.0, 1e6][trial % 3];
             let n = 1 + trial % 4;
             let offset = random_vertex(&mut rng, scale * 0.5);
-            let simplex: Vec<_> = (0..n).map(|_| random_vertex(&mut rng, scale) + offset).collect();
+            let simplex: Vec<_> = (0..n)
+                .map(|_| random_vertex(&mut rng, scale) + offset)
+                .collect();
             check(&simplex, scale);
             if n == 4 && closest_point_to_origin(&simplex).support == 0b1111 {
                 inside += 1;
@@ -314,7 +330,10 @@ mod tests {
         }
         // The sample is representative: a fair share of tetrahedra contain the origin.
         let tetrahedra = trials / 4;
-        assert!(inside > tetrahedra / 20 && inside < tetrahedra / 2, "{inside} of {tetrahedra}");
+        assert!(
+            inside > tetrahedra / 20 && inside < tetrahedra / 2,
+            "{inside} of {tetrahedra}"
+        );
     }
 
     #[test]

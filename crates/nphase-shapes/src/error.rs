@@ -37,11 +37,18 @@ impl fmt::Display for ShapeError {
             ShapeError::NotFinite { shape, field } => {
                 write!(f, "{shape}: `{field}` must be finite (got NaN or infinity)")
             }
-            ShapeError::Negative { shape, field, value } => {
+            ShapeError::Negative {
+                shape,
+                field,
+                value,
+            } => {
                 write!(f, "{shape}: `{field}` must be non-negative (got {value})")
             }
             ShapeError::EmptyPointCloud => {
-                write!(f, "convex: `points` must hold at least one point (got none)")
+                write!(
+                    f,
+                    "convex: `points` must hold at least one point (got none)"
+                )
             }
             ShapeError::InvalidInner { reason } => write!(f, "round: `inner` {reason}"),
         }
@@ -51,6 +58,7 @@ impl fmt::Display for ShapeError {
 impl std::error::Error for ShapeError {}
 
 /// Checks that `value` is finite and non-negative.
+#[allow(dead_code)] // for the primitive shapes' constructors
 pub(crate) fn check_size<T: nphase_math::Real>(
     shape: &'static str,
     field: &str,
@@ -68,6 +76,7 @@ pub(crate) fn check_size<T: nphase_math::Real>(
 }
 
 /// Checks that `value` is finite.
+#[allow(dead_code)] // for the primitive shapes' constructors
 pub(crate) fn check_finite<T: nphase_math::Real>(
     shape: &'static str,
     field: &str,

@@ -1,0 +1,857 @@
+//! The convex hull of a point cloud as a shape: vertices, polygon faces, edge graph.
+//!
+//! [`ConvexPolyhedron::from_points`] builds the exact hull (see `convex_hull.rs` for the method
+//! and for how degenerate clouds become 0-D, 1-D and 2-D hulls). Support queries scan the
+//! vertices on small hulls and climb the edge graph on large ones
+//! ([`HILL_CLIMBING_MIN_VERTICES`]); the supporting feature is a face polygon (3-D and 2-D), an
+//! edge or a vertex.
+//!
+//! Conventions: the local frame is the frame of the input points; vertex and face numbers are
+//! stable for a given polyhedron and are the ids reported in [`SupportVertex`] and
+//! [`SupportFeature`]; face loops are counter-clockwise seen from outside.
+
+use arrayvec::ArrayVec;
+use nphase_math::{Point, Real, UnitVector, Vector, normalize_robust};
+use num_traits::Float;
+
+use crate::convex_hull::{Csr, convex_hull};
+use crate::error::check_finite_vector;
+use crate::{
+    FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap, SupportVertex, VertexId,
+};
+
+/// Hulls with at least this many vertices answer [`SupportMap`] queries by hill climbing;
+/// smaller ones by a linear scan of their vertices.
+///
+/// Chosen by measurement (`benches/hull_support.rs`, `benches/hull_crossover.rs`, numbers in
+/// `docs/performance.md`): on hulls of points on a sphere, cold hill climbing (no hint) beats
+/// the scan from 28–32 vertices on in both precisions, warm climbing from about 8–16. The
+/// constant sits at the cold crossover, so climbing is never the slower choice.
+pub const HILL_CLIMBING_MIN_VERTICES: usize = 32;
+
+/// A convex polytope given as the convex hull of a point cloud.
+///
+/// Its dimension is that of the cloud: 3 (a solid polytope), 2 (a convex polygon, seen as two
+/// faces: front and back), 1 (a segment) or 0 (a point). Only extreme points of the cloud are
+/// vertices: duplicates and points inside, on a face or on an edge are dropped.
+///
+/// ```
+/// use nphase_math::{Point, Vector};
+/// use nphase_shapes::{ConvexPolyhedron, SupportMap, VertexId};
+/// let mut cloud = Vec::new();
+/// for i in 0..8 {
+///     let s = |bit: usize| if i & bit == 0 { -1.0 } else { 1.0 };
+///     cloud.push(Point::new(s(1), s(2), s(4)));
+/// }
+/// cloud.push(Point::new(0.0, 0.0, 1.0)); // a face centre: not a vertex
+/// let cube = ConvexPolyhedron::<f64>::from_points(&cloud)?;
+/// assert_eq!((cube.vertices().len(), cube.face_count(), cube.dimension()), (8, 6, 3));
+/// let top = cube.local_support_vertex(&Vector::new(0.1, 0.2, 1.0), VertexId::NONE);
+/// assert_eq!(top.point, Point::new(1.0, 1.0, 1.0));
+/// # Ok::<(), nphase_shapes::ShapeError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConvexPolyhedron<T: Real> {
+    vertices: Vec<Point<T>>,
+    dimension: usize,
+    triangles: Vec<[u32; 3]>,
+    faces: Csr,
+    face_normals: Vec<UnitVector<T>>,
+    neighbors: Csr,
+    vertex_faces: Csr,
+    /// The vertices extreme along −x, +x, −y, +y, −z, +z: cold climbs start at one of them.
+    climb_starts: [u32; 6],
+    /// The largest magnitude of a vertex coordinate, which bounds the rounding of `x · dir`.
+    coordinate_bound: T,
+}
+
+/// The most vertices hill climbing explores on a plateau of near-ties before it falls back to a
+/// linear scan (see [`ConvexPolyhedron::local_support_vertex_climbing`]).
+pub const PLATEAU_CAPACITY: usize = 64;
+
+/// A face of a [`ConvexPolyhedron`]: its outward unit normal and its vertex loop.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HullFace<'a, T: Real> {
+    /// Outward unit normal, local frame.
+    pub normal: UnitVector<T>,
+    /// Vertex indices, counter-clockwise about `normal` (seen from outside), starting at the
+    /// lowest index. Three or more.
+    pub vertex_ids: &'a [u32],
+}
+
+impl<T: Real> ConvexPolyhedron<T> {
+    /// Builds the convex hull of `points`.
+    ///
+    /// The hull is exact (computed in `f64` with exact orientation predicates); faces merge
+    /// triangles coplanar within `T::TOLERANCES.degenerate` times the cloud's bounding-box
+    /// half-diagonal. Degenerate clouds give lower-dimensional hulls (a point, a segment, a
+    /// polygon) rather than an error.
+    ///
+    /// # Errors
+    /// [`ShapeError::EmptyPointCloud`] without points; [`ShapeError::NotFinite`] naming the
+    /// first non-finite coordinate (`"points[3].y"`).
+    pub fn from_points(points: &[Point<T>]) -> Result<Self, ShapeError> {
+        if points.is_empty() {
+            return Err(ShapeError::EmptyPointCloud);
+        }
+        let finite = |p: &Point<T>| p.iter().all(|x| Float::is_finite(*x));
+        if let Some(i) = points.iter().position(|p| !finite(p)) {
+            check_finite_vector("convex", &format!("points[{i}]"), &points[i].coords)?;
+        }
+        let wide: Vec<Vector<f64>> = points.iter().map(|p| p.coords.map(T::as_f64)).collect();
+        let hull = convex_hull(&wide, T::TOLERANCES.degenerate.as_f64());
+        let vertices: Vec<Point<T>> = hull.vertices.iter().map(|&i| points[i]).collect();
+        let face_normals = hull
+            .face_normals
+            .iter()
+            .map(|n| UnitVector::new_normalize(n.map(T::lit)))
+            .collect();
+        let climb_starts = core::array::from_fn(|k| {
+            let (axis, sign) = (k / 2, if k % 2 == 0 { -T::one() } else { T::one() });
+            let key = |v: &Point<T>| v[axis] * sign;
+            let best = (1..vertices.len()).fold(0, |b, i| {
+                if key(&vertices[i]) > key(&vertices[b]) {
+                    i
+                } else {
+                    b
+                }
+            });
+            best as u32
+        });
+        let vertices_bound = vertices
+            .iter()
+            .map(|v| v.coords.amax())
+            .fold(T::zero(), Float::max);
+        Ok(ConvexPolyhedron {
+            vertices,
+            dimension: hull.dimension,
+            triangles: hull.triangles,
+            faces: hull.faces,
+            face_normals,
+            neighbors: hull.neighbors,
+            vertex_faces: hull.vertex_faces,
+            climb_starts,
+            coordinate_bound: vertices_bound,
+        })
+    }
+
+    /// The hull's vertices (extreme points of the cloud, in the order of their first occurrence
+    /// in the input), local frame. Never empty.
+    pub fn vertices(&self) -> &[Point<T>] {
+        &self.vertices
+    }
+
+    /// 3 for a solid, 2 for a polygon, 1 for a segment, 0 for a single point.
+    pub fn dimension(&self) -> usize {
+        self.dimension
+    }
+
+    /// The number of faces: at least 4 for a solid, 2 for a polygon (front and back, with
+    /// opposite normals and reversed loops), 0 below.
+    pub fn face_count(&self) -> usize {
+        self.face_normals.len()
+    }
+
+    /// Face `i`. Panics when `i >= face_count()`.
+    pub fn face(&self, i: usize) -> HullFace<'_, T> {
+        HullFace {
+            normal: self.face_normals[i],
+            vertex_ids: self.faces.row(i),
+        }
+    }
+
+    /// The vertices joined to vertex `v` by an edge of the hull, increasing. For a solid these
+    /// are the polytope's true edges (edges between exactly coplanar triangles are not edges).
+    /// Panics when `v >= vertices().len()`.
+    pub fn vertex_neighbors(&self, v: usize) -> &[u32] {
+        self.neighbors.row(v)
+    }
+
+    /// The faces vertex `v` belongs to, increasing (empty below dimension 2). Usually `v` is on
+    /// their loops; a vertex on a bump of the surface within the merge tolerance is *inner* to
+    /// the one face merged over it (inside its polygon, within the tolerance, but not on its
+    /// loop). Panics when `v >= vertices().len()`.
+    pub fn vertex_faces(&self, v: usize) -> &[u32] {
+        self.vertex_faces.row(v)
+    }
+
+    /// A triangulation of the surface, counter-clockwise seen from outside: for a solid the
+    /// exact hull triangulation (every triangle lies in a face), for a polygon both faces
+    /// fanned, empty below.
+    pub fn triangles(&self) -> &[[u32; 3]] {
+        &self.triangles
+    }
+
+    /// The vertex maximising `x · dir` by scanning all vertices; ties go to the lowest index,
+    /// and a zero or NaN `dir` gives vertex 0.
+    pub fn local_support_vertex_linear(&self, dir: &Vector<T>) -> SupportVertex<T> {
+        let mut best = 0;
+        let mut best_dot = self.vertices[0].coords.dot(dir);
+        for (i, v) in self.vertices.iter().enumerate().skip(1) {
+            let d = v.coords.dot(dir);
+            if d > best_dot {
+                best = i;
+                best_dot = d;
+            }
+        }
+        SupportVertex {
+            point: self.vertices[best],
+            id: VertexId(best as u32),
+        }
+    }
+
+    /// The vertex maximising `x · dir` by hill climbing along the hull's edges from `hint`.
+    ///
+    /// Without a usable hint (`VertexId::NONE` or out of range) the climb starts at the vertex
+    /// extreme along the coordinate axis closest to `dir` (a branch-light choice: testing all
+    /// six axis extremes costs more in mispredicted branches than it saves in steps). It moves
+    /// to the best neighbour while that is a strict improvement.
+    ///
+    /// On a convex polytope a vertex no neighbour improves on is a global maximiser, but rounded
+    /// dot products cannot see improvements smaller than their rounding: along a face normal the
+    /// face is a plateau of near-ties the climb could not leave. So a vertex with no better
+    /// neighbour is accepted only after a search of its plateau — the vertices connected to it
+    /// through values within `δ = 4ε · R · ‖dir‖₁` of the best (`R` the largest magnitude of a
+    /// vertex coordinate, `ε` the machine epsilon) — finds nothing better. Each dot product is
+    /// off by less than `3δ/8`, so the exact maximiser of the plateau has no better neighbour,
+    /// is a global maximiser, and the answer's `x · dir` is within `δ` of the true maximum. A
+    /// plateau of more than [`PLATEAU_CAPACITY`] vertices falls back to
+    /// [`local_support_vertex_linear`]. A zero or NaN `dir` returns the start vertex.
+    ///
+    /// [`local_support_vertex_linear`]: ConvexPolyhedron::local_support_vertex_linear
+    pub fn local_support_vertex_climbing(
+        &self,
+        dir: &Vector<T>,
+        hint: VertexId,
+    ) -> SupportVertex<T> {
+        let dot = |v: u32| self.vertices[v as usize].coords.dot(dir);
+        let mut current = if (hint.0 as usize) < self.vertices.len() {
+            hint.0
+        } else {
+            // The vertex extreme along the axis closest to `dir`.
+            let a = dir.map(Float::abs);
+            let axis = if a.x >= a.y && a.x >= a.z {
+                0
+            } else if a.y >= a.z {
+                1
+            } else {
+                2
+            };
+            self.climb_starts[2 * axis + usize::from(dir[axis] > T::zero())]
+        };
+        let mut best = dot(current);
+        let tie = T::lit(4.0) * T::TOLERANCES.epsilon * self.coordinate_bound * dir.abs().sum();
+        'climb: loop {
+            let from = current;
+            let mut near_tie = false;
+            for &v in self.neighbors.row(from as usize) {
+                let d = dot(v);
+                if d > best {
+                    (current, best) = (v, d);
+                } else if d >= best - tie {
+                    near_tie = true;
+                }
+            }
+            // `near_tie` was measured against `best` unchanged only when nothing moved.
+            if current != from {
+                continue;
+            }
+            // A NaN `dir` never sets `near_tie`; a zero `dir` makes every vertex a maximiser.
+            if !near_tie || tie == T::zero() {
+                break;
+            }
+            let mut plateau = ArrayVec::<u32, PLATEAU_CAPACITY>::new();
+            plateau.push(current);
+            let mut head = 0;
+            while let Some(&u) = plateau.get(head) {
+                head += 1;
+                for &v in self.neighbors.row(u as usize) {
+                    let d = dot(v);
+                    if d > best {
+                        (current, best) = (v, d);
+                        continue 'climb;
+                    }
+                    if d >= best - tie && !plateau.contains(&v) && plateau.try_push(v).is_err() {
+                        return self.local_support_vertex_linear(dir);
+                    }
+                }
+            }
+            break;
+        }
+        SupportVertex {
+            point: self.vertices[current as usize],
+            id: VertexId(current),
+        }
+    }
+}
+
+impl<T: Real> SupportMap<T> for ConvexPolyhedron<T> {
+    fn local_support_point(&self, dir: &Vector<T>) -> Point<T> {
+        self.local_support_vertex(dir, VertexId::NONE).point
+    }
+
+    /// Hill climbing from `hint` on hulls of [`HILL_CLIMBING_MIN_VERTICES`] vertices or more,
+    /// else a linear scan (which ignores `hint`). The id is the vertex index.
+    fn local_support_vertex(&self, dir: &Vector<T>, hint: VertexId) -> SupportVertex<T> {
+        if self.vertices.len() >= HILL_CLIMBING_MIN_VERTICES {
+            self.local_support_vertex_climbing(dir, hint)
+        } else {
+            self.local_support_vertex_linear(dir)
+        }
+    }
+}
+
+impl<T: Real> FeatureMap<T> for ConvexPolyhedron<T> {
+    /// * 3-D: of the faces through the support vertex, the one whose normal has the largest dot
+    ///   product with `dir` (ties: lowest face index): `FeatureId::Face(i)`, its normal and its
+    ///   whole polygon, `vertex_ids` being vertex indices.
+    /// * 2-D: the front face (face 0) when `dir · n₀ ≥ 0`, else the back face (face 1).
+    /// * 1-D: `FeatureId::Edge(0)` with both vertices when their support values differ by at
+    ///   most `T::TOLERANCES.feature_tie × length` along the normalised `dir`, else
+    ///   `FeatureId::Vertex(i)` of the better one.
+    /// * 0-D: `FeatureId::Vertex(0)`.
+    ///
+    /// For edges and vertices `normal` is `dir` normalised, or +y when `dir` is zero.
+    fn local_support_feature(&self, dir: &Vector<T>, out: &mut SupportFeature<T>) {
+        let face = match self.dimension {
+            3 => {
+                let v = self.local_support_vertex(dir, VertexId::NONE).id.0 as usize;
+                let faces = self.vertex_faces.row(v);
+                let dot = |f: u32| self.face_normals[f as usize].dot(dir);
+                Some(
+                    faces
+                        .iter()
+                        .copied()
+                        .fold(faces[0], |b, f| if dot(f) > dot(b) { f } else { b }),
+                )
+            }
+            2 => Some(u32::from(self.face_normals[0].dot(dir) < T::zero())),
+            _ => None,
+        };
+        if let Some(f) = face {
+            out.reset(FeatureId::Face(f), self.face_normals[f as usize]);
+            for &v in self.faces.row(f as usize) {
+                out.push(self.vertices[v as usize], v);
+            }
+            return;
+        }
+        let normal = normalize_robust(dir).unwrap_or_else(Vector::y_axis);
+        if self.dimension == 0 {
+            out.reset(FeatureId::Vertex(0), normal);
+            out.push(self.vertices[0], 0);
+            return;
+        }
+        let [a, b] = [self.vertices[0], self.vertices[1]];
+        let gap = (b - a).dot(&normal);
+        if Float::abs(gap) <= T::TOLERANCES.feature_tie * (b - a).norm() {
+            out.reset(FeatureId::Edge(0), normal);
+            out.push(a, 0);
+            out.push(b, 1);
+        } else {
+            let v = u32::from(gap > T::zero());
+            out.reset(FeatureId::Vertex(v), normal);
+            out.push(self.vertices[v as usize], v);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nphase_math::Rotation;
+    use proptest::prelude::*;
+    use rand::{Rng, SeedableRng};
+    use rand_pcg::Pcg64;
+
+    fn random_vector(rng: &mut Pcg64) -> Vector<f64> {
+        Vector::from_fn(|_, _| rng.random_range(-1.0..1.0))
+    }
+
+    fn random_unit(rng: &mut Pcg64) -> Vector<f64> {
+        loop {
+            let v = random_vector(rng);
+            if v.norm() > 0.1 {
+                break v.normalize();
+            }
+        }
+    }
+
+    /// The kinds of cloud the randomized tests mix.
+    const KINDS: [&str; 6] = [
+        "sphere",
+        "box",
+        "duplicates",
+        "near-coplanar",
+        "lattice",
+        "rotated box",
+    ];
+
+    /// `n` random points of kind `KINDS[kind]`, with random placement and scale:
+    /// * sphere: all points extreme;
+    /// * box: uniform in an axis-aligned box, corners included, a third snapped onto faces
+    ///   (exactly coplanar points on the faces);
+    /// * duplicates: a sphere or box cloud where a third of the points repeat others;
+    /// * near-coplanar: a random plane with offsets of 1e-9 × size;
+    /// * lattice: small integer coordinates (coplanar and collinear everywhere);
+    /// * rotated box: a box cloud under a random rotation (faces coplanar only up to rounding).
+    fn random_cloud(rng: &mut Pcg64, n: usize, kind: usize) -> Vec<Point<f64>> {
+        let scale = 10f64.powf(rng.random_range(-2.0..2.0));
+        let centre = random_vector(rng) * 10.0 * scale;
+        let boxy = |rng: &mut Pcg64| {
+            let h = Vector::from_fn(|_, _| rng.random_range(0.1..3.0));
+            let mut pts: Vec<Vector<f64>> = (0..8)
+                .map(|i| Vector::from_fn(|k, _| if i >> k & 1 == 0 { -h[k] } else { h[k] }))
+                .collect();
+            while pts.len() < n {
+                let mut p = random_vector(rng).component_mul(&h);
+                if rng.random_bool(1.0 / 3.0) {
+                    let k = rng.random_range(0..3);
+                    p[k] = if rng.random_bool(0.5) { h[k] } else { -h[k] };
+                }
+                pts.push(p);
+            }
+            pts.truncate(n);
+            pts
+        };
+        let local: Vec<Vector<f64>> = match KINDS[kind] {
+            "sphere" => (0..n).map(|_| random_unit(rng)).collect(),
+            "box" => boxy(rng),
+            "duplicates" => {
+                let mut pts = if rng.random_bool(0.5) {
+                    (0..n).map(|_| random_unit(rng)).collect()
+                } else {
+                    boxy(rng)
+                };
+                for i in 0..n {
+                    if i > 0 && rng.random_bool(1.0 / 3.0) {
+                        pts[i] = pts[rng.random_range(0..i)];
+                    }
+                }
+                pts
+            }
+            "near-coplanar" => {
+                let normal = random_unit(rng);
+                let (u, v) = (normal.cross(&random_unit(rng)).normalize(), normal);
+                let w = v.cross(&u);
+                (0..n)
+                    .map(|_| {
+                        let (s, t) = (rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
+                        u * s + w * t + v * (1e-9 * rng.random_range(-1.0..1.0))
+                    })
+                    .collect()
+            }
+            "lattice" => {
+                let k = (n as f64).cbrt().ceil() as i32;
+                (0..n)
+                    .map(|_| {
+                        Vector::from_fn(|_, _| f64::from(rng.random_range(-k..=k)) / f64::from(k))
+                    })
+                    .collect()
+            }
+            _ => {
+                let rotation = Rotation::new(random_vector(rng) * 3.0);
+                boxy(rng).iter().map(|p| rotation * p).collect()
+            }
+        };
+        local
+            .iter()
+            .map(|p| Point::from(centre + p * scale))
+            .collect()
+    }
+
+    /// Dot product in f64 (exact inputs, one rounding per operation): the referee's measure.
+    fn dot64<T: Real>(p: &Point<T>, d: &Vector<T>) -> f64 {
+        (0..3).map(|k| p[k].as_f64() * d[k].as_f64()).sum()
+    }
+
+    /// The rounding slack of comparing `x · d` computed in `T` over points within `radius` of
+    /// the origin: climbing is within `4ε · R · ‖d‖₁ ≤ 7ε · radius · ‖d‖` of the maximum, and the
+    /// referee's f64 dot products add their own rounding; 16ε leaves a margin.
+    fn slack<T: Real>(d: &Vector<T>, radius: f64) -> f64 {
+        16.0 * T::TOLERANCES.epsilon.as_f64() * d.map(T::as_f64).norm() * radius
+    }
+
+    fn climbing_equals_brute_force<T: Real>(seed: u64, hulls: usize) {
+        let mut rng = Pcg64::seed_from_u64(seed);
+        let (mut smallest, mut largest, mut queries) = (usize::MAX, 0, 0);
+        let mut per_kind = [0; KINDS.len()];
+        for h in 0..hulls {
+            let kind = h % KINDS.len();
+            let n = (rng.random_range(4f64.ln()..4096f64.ln())).exp().round() as usize;
+            let cloud: Vec<Point<T>> = random_cloud(&mut rng, n, kind)
+                .iter()
+                .map(|p| p.map(T::lit))
+                .collect();
+            let hull = ConvexPolyhedron::from_points(&cloud).expect("finite non-empty cloud");
+            let verts = hull.vertices();
+            let nv = verts.len();
+            (smallest, largest) = (smallest.min(nv), largest.max(nv));
+            per_kind[kind] += usize::from(hull.dimension() == 3);
+            let radius = verts
+                .iter()
+                .map(|v| v.coords.map(T::as_f64).norm())
+                .fold(0.0, f64::max);
+
+            let mut dirs: Vec<Vector<f64>> = (0..16)
+                .map(|_| random_unit(&mut rng) * 10f64.powf(rng.random_range(-3.0..3.0)))
+                .collect();
+            dirs.extend((0..6).map(|k| Vector::ith(k / 2, if k % 2 == 0 { 1.0 } else { -1.0 })));
+            dirs.push(Vector::zeros());
+            // Face normals: whole faces tie.
+            for f in 0..hull.face_count().min(4) {
+                dirs.push(hull.face(f).normal.map(T::as_f64));
+            }
+            let mut previous = VertexId::NONE;
+            for d in dirs {
+                let d: Vector<T> = d.map(T::lit);
+                let best = dot64(&hull.local_support_vertex_linear(&d).point, &d);
+                let truth = verts.iter().map(|v| dot64(v, &d)).fold(f64::MIN, f64::max);
+                let tol = slack(&d, radius);
+                assert!(best >= truth - tol, "linear scan: {best} < {truth}");
+                let hints = [
+                    VertexId::NONE,
+                    VertexId(rng.random_range(0..nv as u32)),
+                    VertexId(nv as u32 + rng.random_range(0..3)),
+                    previous,
+                ];
+                for hint in hints {
+                    let climbed = hull.local_support_vertex_climbing(&d, hint);
+                    let got = dot64(&climbed.point, &d);
+                    assert!(
+                        (got - best).abs() <= tol,
+                        "{} cloud, {n} points, {nv} vertices, dir {d:?}, hint {hint:?}: \
+                         climbing {got} vs linear {best}",
+                        KINDS[kind]
+                    );
+                    assert_eq!(climbed.point, verts[climbed.id.0 as usize]);
+                    previous = climbed.id;
+                    queries += 1;
+                }
+                let dispatched = hull.local_support_vertex(&d, previous);
+                assert!((dot64(&dispatched.point, &d) - best).abs() <= tol);
+            }
+        }
+        // The sample must span the sizes and kinds it claims to.
+        assert!(
+            smallest <= 6 && largest >= 2000,
+            "vertex counts {smallest}..{largest}"
+        );
+        assert!(
+            per_kind.iter().all(|&k| k > hulls / 12),
+            "solids per kind: {per_kind:?}"
+        );
+        assert!(queries > 80 * hulls);
+    }
+
+    #[test]
+    fn hill_climbing_equals_brute_force_on_random_hulls_f64() {
+        climbing_equals_brute_force::<f64>(11, 1000);
+    }
+
+    #[test]
+    fn hill_climbing_equals_brute_force_on_random_hulls_f32() {
+        climbing_equals_brute_force::<f32>(12, 1000);
+    }
+
+    /// Regression: climbing stuck on a rounding plateau. A rotated box whose faces carry many
+    /// points has, after rounding, vertices that are bumps of ~1e-16 on its faces. Along a face
+    /// normal every vertex of the opposite face ties with its neighbours up to rounding, so a
+    /// climb that moved only on strict improvement and started at a bump there stopped at once,
+    /// a whole box height below the maximum. The climb now searches such plateaus.
+    #[test]
+    fn climbing_leaves_rounding_plateaus_along_face_normals() {
+        let mut rng = Pcg64::seed_from_u64(41);
+        let rotation = Rotation::new(Vector::new(0.3, -1.1, 0.7));
+        let mut hits = 0;
+        for _ in 0..5 {
+            let mut cloud = Vec::new();
+            for _ in 0..400 {
+                let mut p = random_vector(&mut rng);
+                p[rng.random_range(0..3)] = if rng.random_bool(0.5) { 1.0 } else { -1.0 };
+                cloud.push(Point::from(
+                    rotation * (p * 7.0) + Vector::new(30.0, -20.0, 10.0),
+                ));
+            }
+            let hull = ConvexPolyhedron::from_points(&cloud).expect("valid cloud");
+            let radius = cloud.iter().map(|p| p.coords.norm()).fold(0.0, f64::max);
+            for f in 0..hull.face_count() {
+                let d = hull.face(f).normal.into_inner();
+                let best = dot64(&hull.local_support_vertex_linear(&d).point, &d);
+                for start in 0..hull.vertices().len() {
+                    let got = hull.local_support_vertex_climbing(&d, VertexId(start as u32));
+                    assert!((dot64(&got.point, &d) - best).abs() <= slack(&d, radius));
+                    hits += usize::from(hull.vertex_faces(start).len() == 1);
+                }
+            }
+        }
+        assert!(
+            hits > 0,
+            "the sample must contain face bumps (vertices on one face only)"
+        );
+    }
+
+    fn cube() -> ConvexPolyhedron<f64> {
+        let mut cloud: Vec<Point<f64>> = (0..8)
+            .map(|i| {
+                Point::from(Vector::from_fn(
+                    |k, _| if i >> k & 1 == 0 { -1.0 } else { 1.0 },
+                ))
+            })
+            .collect();
+        for k in 0..6 {
+            cloud.push(Point::from(Vector::ith(
+                k / 2,
+                if k % 2 == 0 { 1.0 } else { -1.0 },
+            )));
+        }
+        ConvexPolyhedron::from_points(&cloud).expect("valid cloud")
+    }
+
+    #[test]
+    fn cube_supporting_face_is_the_whole_quad() {
+        let cube = cube();
+        assert_eq!((cube.vertices().len(), cube.face_count()), (8, 6));
+        let mut feature = SupportFeature::default();
+        cube.local_support_feature(&Vector::new(0.1, -0.2, 1.0), &mut feature);
+        let FeatureId::Face(f) = feature.id else {
+            panic!("expected a face, got {:?}", feature.id)
+        };
+        assert_eq!(feature.normal, Vector::z_axis());
+        assert_eq!(feature.normal, cube.face(f as usize).normal);
+        assert_eq!(feature.vertex_ids, cube.face(f as usize).vertex_ids);
+        assert_eq!(feature.vertices.len(), 4);
+        assert!(feature.vertices.iter().all(|v| v.z == 1.0));
+    }
+
+    /// Checks the supporting feature of a solid along `d` against its contract.
+    fn check_face_feature<T: Real>(hull: &ConvexPolyhedron<T>, d: &Vector<T>, tol: T) {
+        let mut feature = SupportFeature::default();
+        hull.local_support_feature(d, &mut feature);
+        let FeatureId::Face(f) = feature.id else {
+            panic!("a solid's feature is a face, got {:?}", feature.id)
+        };
+        let face = hull.face(f as usize);
+        assert_eq!(feature.normal, face.normal);
+        assert_eq!(feature.vertex_ids, face.vertex_ids);
+        for (p, &id) in feature.vertices.iter().zip(&feature.vertex_ids) {
+            assert_eq!(*p, hull.vertices()[id as usize]);
+        }
+        let support = hull.local_support_vertex(d, VertexId::NONE).id.0 as usize;
+        let candidates = hull.vertex_faces(support);
+        assert!(candidates.contains(&f), "the face holds the support vertex");
+        for &g in candidates {
+            assert!(hull.face(g as usize).normal.dot(d) <= face.normal.dot(d));
+        }
+        let n = face.normal.into_inner();
+        let m = feature.vertices.len();
+        assert!(m >= 3);
+        for k in 0..m {
+            let [p, a, q] = [(k + m - 1) % m, k, (k + 1) % m].map(|i| feature.vertices[i]);
+            assert!(
+                Float::abs((a - feature.vertices[0]).dot(&n)) <= tol,
+                "planar"
+            );
+            assert!(
+                (q - p).cross(&(a - p)).dot(&n) <= tol * (q - p).norm(),
+                "convex, CCW"
+            );
+        }
+    }
+
+    #[test]
+    fn supporting_face_contains_the_support_vertex_and_has_its_best_normal() {
+        fn run<T: Real>(seed: u64) {
+            let mut rng = Pcg64::seed_from_u64(seed);
+            for h in 0..60 {
+                let kind = h % KINDS.len();
+                let n = rng.random_range(4..300);
+                let cloud: Vec<Point<T>> = random_cloud(&mut rng, n, kind)
+                    .iter()
+                    .map(|p| p.map(T::lit))
+                    .collect();
+                let hull = ConvexPolyhedron::from_points(&cloud).expect("valid cloud");
+                if hull.dimension() != 3 {
+                    continue;
+                }
+                let (lo, hi) = hull
+                    .vertices()
+                    .iter()
+                    .fold((cloud[0], cloud[0]), |(lo, hi), p| (lo.inf(p), hi.sup(p)));
+                let size = (hi - lo).norm() * T::lit(0.5);
+                let tol = T::lit(4.0) * T::TOLERANCES.degenerate * size;
+                for _ in 0..20 {
+                    check_face_feature(&hull, &random_unit(&mut rng).map(T::lit), tol);
+                }
+                for f in 0..hull.face_count() {
+                    check_face_feature(&hull, &hull.face(f).normal.into_inner(), tol);
+                }
+            }
+        }
+        run::<f64>(21);
+        run::<f32>(22);
+    }
+
+    #[test]
+    fn lower_dimensional_features() {
+        let mut feature = SupportFeature::default();
+        // 2-D: a square in the plane z = 2; front face (+z) or back face by the sign of d · n.
+        let square = [
+            (0.0, 0.0),
+            (1.0, 0.0),
+            (1.0, 1.0),
+            (0.0, 1.0),
+            (0.5, 0.5),
+            (0.5, 0.0),
+        ]
+        .map(|(x, y)| Point::new(x, y, 2.0));
+        let polygon = ConvexPolyhedron::<f64>::from_points(&square).expect("valid");
+        assert_eq!(
+            (
+                polygon.dimension(),
+                polygon.vertices().len(),
+                polygon.face_count()
+            ),
+            (2, 4, 2)
+        );
+        polygon.local_support_feature(&Vector::new(0.3, 0.0, 1.0), &mut feature);
+        assert_eq!(
+            (feature.id, feature.normal),
+            (FeatureId::Face(0), Vector::z_axis())
+        );
+        assert_eq!(feature.vertices.len(), 4);
+        polygon.local_support_feature(&Vector::new(0.3, 0.0, -1.0), &mut feature);
+        assert_eq!(
+            (feature.id, feature.normal),
+            (FeatureId::Face(1), -Vector::z_axis())
+        );
+
+        // 1-D: an edge when the direction is (nearly) perpendicular, else the better end.
+        let line = [
+            Point::new(0.0, 0.0, 0.0),
+            Point::new(2.0, 0.0, 0.0),
+            Point::new(1.0, 0.0, 0.0),
+        ];
+        let segment = ConvexPolyhedron::<f64>::from_points(&line).expect("valid");
+        assert_eq!((segment.dimension(), segment.vertices().len()), (1, 2));
+        segment.local_support_feature(&Vector::new(1e-9, 3.0, 0.0), &mut feature);
+        assert_eq!(
+            (feature.id, feature.vertex_ids.as_slice()),
+            (FeatureId::Edge(0), &[0, 1][..])
+        );
+        segment.local_support_feature(&Vector::new(-1e-3, 1.0, 0.0), &mut feature);
+        assert_eq!(feature.id, FeatureId::Vertex(0));
+        assert_eq!(feature.vertices, [Point::new(0.0, 0.0, 0.0)]);
+        assert!((feature.normal.norm() - 1.0).abs() < 1e-15);
+
+        // 0-D.
+        let point =
+            ConvexPolyhedron::<f32>::from_points(&[Point::new(1.0, 2.0, 3.0); 3]).expect("valid");
+        point.local_support_feature(&Vector::new(1.0, 0.0, 0.0), &mut feature_f32());
+        let mut f = feature_f32();
+        point.local_support_feature(&Vector::new(0.0, 0.0, 0.0), &mut f);
+        assert_eq!(
+            (f.id, f.vertices.as_slice()),
+            (FeatureId::Vertex(0), &[Point::new(1.0, 2.0, 3.0)][..])
+        );
+        assert_eq!(f.normal, Vector::y_axis());
+    }
+
+    fn feature_f32() -> SupportFeature<f32> {
+        SupportFeature::default()
+    }
+
+    #[test]
+    fn zero_and_tiny_directions_never_give_nan() {
+        let mut rng = Pcg64::seed_from_u64(31);
+        for kind in 0..KINDS.len() {
+            for n in [1, 2, 3, 40, 400] {
+                let cloud = random_cloud(&mut rng, n, kind);
+                let hull = ConvexPolyhedron::from_points(&cloud).expect("valid");
+                for d in [
+                    Vector::zeros(),
+                    Vector::new(1e-320, 0.0, -1e-320),
+                    Vector::new(f64::NAN, 0.0, 0.0),
+                ] {
+                    let p = hull.local_support_point(&d);
+                    assert!(p.iter().all(|x| x.is_finite()));
+                    assert_eq!(p, hull.local_support_point(&d), "deterministic");
+                    let mut feature = SupportFeature::default();
+                    hull.local_support_feature(&d, &mut feature);
+                    assert!(feature.normal.iter().all(|x| x.is_finite()));
+                    assert!(!feature.vertices.is_empty());
+                }
+                let linear = hull.local_support_vertex_linear(&Vector::zeros());
+                assert_eq!(linear.id, VertexId(0), "ties go to the lowest index");
+            }
+        }
+    }
+
+    #[test]
+    fn constructor_errors_name_the_field() {
+        assert_eq!(
+            ConvexPolyhedron::<f64>::from_points(&[]),
+            Err(ShapeError::EmptyPointCloud)
+        );
+        let mut cloud = vec![Point::new(0.0f32, 0.0, 0.0); 5];
+        cloud[3].y = f32::NAN;
+        cloud[4].z = f32::INFINITY;
+        assert_eq!(
+            ConvexPolyhedron::from_points(&cloud),
+            Err(ShapeError::NotFinite {
+                shape: "convex",
+                field: "points[3].y".to_owned()
+            })
+        );
+    }
+
+    fn coordinate() -> impl Strategy<Value = f64> {
+        // Small integers make ties, coplanar and collinear points common.
+        prop_oneof![(-3i32..=3).prop_map(f64::from), -100.0..100.0f64]
+    }
+
+    fn cloud_and_direction() -> impl Strategy<Value = (Vec<[f64; 3]>, [f64; 3], u32)> {
+        (
+            prop::collection::vec([coordinate(), coordinate(), coordinate()], 1..48),
+            [coordinate(), coordinate(), coordinate()],
+            any::<u32>(),
+        )
+    }
+
+    /// The support point maximises `x · d` over the input points within rounding, is one of
+    /// them, and the dispatching query agrees, whatever the hint.
+    fn check_support_maximises<T: Real>(cloud: &[[f64; 3]], d: [f64; 3], hint: u32) {
+        let points: Vec<Point<T>> = cloud.iter().map(|p| Point::from(p.map(T::lit))).collect();
+        let d = Vector::from(d.map(T::lit));
+        let hull = ConvexPolyhedron::from_points(&points).expect("finite non-empty cloud");
+        let radius = points
+            .iter()
+            .map(|p| p.coords.map(T::as_f64).norm())
+            .fold(0.0, f64::max);
+        let truth = points.iter().map(|p| dot64(p, &d)).fold(f64::MIN, f64::max);
+        let hint = VertexId(hint % (2 * hull.vertices().len() as u32));
+        for s in [
+            hull.local_support_point(&d),
+            hull.local_support_vertex(&d, hint).point,
+            hull.local_support_vertex_climbing(&d, hint).point,
+            hull.local_support_vertex_linear(&d).point,
+        ] {
+            assert!(points.contains(&s));
+            assert!(
+                dot64(&s, &d) >= truth - slack(&d, radius),
+                "{s:?} is not a maximiser"
+            );
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn support_point_maximises_over_the_cloud_f64((cloud, d, hint) in cloud_and_direction()) {
+            check_support_maximises::<f64>(&cloud, d, hint);
+        }
+
+        #[test]
+        fn support_point_maximises_over_the_cloud_f32((cloud, d, hint) in cloud_and_direction()) {
+            check_support_maximises::<f32>(&cloud, d, hint);
+        }
+    }
+}
