@@ -3,10 +3,11 @@
 //! # Method
 //! Quickhull with conflict ("outside") lists (Barber, Dobkin, Huhdanpaa, *The Quickhull
 //! Algorithm for Convex Hulls*, ACM TOMS 22(4), 1996), computed in `f64` whatever the caller's
-//! precision (`f32` widens exactly), where every combinatorial decision is one of Shewchuk's
-//! exact predicates (`robust::orient3d`, `orient2d`). A point is inserted only when it lies
-//! *strictly* outside a face. With exact predicates three facts hold at every step, so the
-//! result is the exact hull, not an approximation of it:
+//! precision (`f32` widens exactly), where every combinatorial decision is exact: Shewchuk's
+//! predicates (`robust::orient3d`, `orient2d`), behind a floating-point plane filter with a
+//! proven error bound ([`FilteredPlane`]) that answers alone when it is certain. A point is
+//! inserted only when it lies *strictly* outside a face. With exact predicates three facts hold
+//! at every step, so the result is the exact hull, not an approximation of it:
 //! * the triangulated surface bounds the convex hull of the points inserted so far (coplanar
 //!   neighbouring triangles are allowed, a reflex edge never appears);
 //! * the triangles a new point sees form a disk whose horizon is a simple cycle;
@@ -31,9 +32,10 @@
 //! 4. Edges: a triangulation edge is a hull edge ("sharp") when its two triangles are not
 //!    exactly coplanar. These are exactly the edges of the polytope, the graph hill climbing
 //!    needs (a vertex with no better neighbour along true edges is a global maximiser).
-//! 5. Faces: coplanar triangles are merged into convex polygons by the rule documented on
-//!    [`merge_faces`]; the tolerance is `merge_tolerance × size`, `size` being the cloud's
-//!    bounding-box half-diagonal. Face normals are Newell's normal of the loop, made unit.
+//! 5. Faces: coplanar and nearly coplanar triangles are merged into convex polygons by the
+//!    rule documented on [`merge_faces`], with the tolerance `merge_tolerance × size`, `size`
+//!    being the cloud's bounding-box half-diagonal; exact facets always become one face each.
+//!    Face normals are Newell's (the sum of the face's triangle area vectors), made unit.
 //!
 //! # Conventions
 //! Face loops are counter-clockwise seen from outside (about the outward normal) and start at
@@ -46,7 +48,9 @@
 //! Exactness needs Shewchuk's expansions to neither overflow nor underflow: always true for
 //! `f32` input, and for `f64` input unless coordinate differences smaller than about `1e-100`
 //! of the cloud's size occur. Should a predicate still misjudge (the horizon found is not a
-//! simple cycle), the offending point is skipped instead of corrupting the mesh.
+//! simple cycle), the offending point is skipped instead of corrupting the mesh. Faces are
+//! exact only where the surface is exactly planar; elsewhere they are within the merge
+//! tolerance of it.
 
 use nphase_math::{Vector, normalize_robust};
 use robust::{Coord, Coord3D, orient2d, orient3d};
@@ -221,9 +225,9 @@ fn coord3(p: &V) -> Coord3D<f64> {
     }
 }
 
-/// Exactly `sign(((b − a) × (c − a)) · (q − a))`-scaled: positive when `q` is strictly outside
+/// `((b − a) × (c − a)) · (q − a)` with an exact sign: positive when `q` is strictly outside
 /// the triangle `(a, b, c)` wound counter-clockwise seen from outside, zero when coplanar. The
-/// magnitude is six times the tetrahedron's volume, rounded.
+/// magnitude (six times the tetrahedron's volume) is rounded.
 fn height(pts: &[V], tri: [u32; 3], q: u32) -> f64 {
     let [a, b, c] = tri.map(|i| coord3(&pts[i as usize]));
     -orient3d(a, b, c, coord3(&pts[q as usize]))
@@ -310,13 +314,7 @@ fn classify(pts: &[V], ids: &[u32]) -> Shape {
             .cross(&line)
             .norm_squared()
     };
-    let farthest = ids.iter().copied().fold(p0, |best, i| {
-        if off_line(i) > off_line(best) {
-            i
-        } else {
-            best
-        }
-    });
+    let (farthest, _) = argmax(ids, off_line);
     let not_collinear = |i: u32| exact_normal(pts, [p0, p1, i]) != V::zeros();
     let p2 = if not_collinear(farthest) {
         farthest
@@ -327,19 +325,25 @@ fn classify(pts: &[V], ids: &[u32]) -> Shape {
         }
     };
 
-    let off_plane = |i: u32| height(pts, [p0, p1, p2], i).abs();
-    let p3 = ids.iter().copied().fold(p0, |best, i| {
-        if off_plane(i) > off_plane(best) {
-            i
-        } else {
-            best
-        }
-    });
-    if off_plane(p3) == 0.0 {
+    let (p3, off_plane) = argmax(ids, |i| height(pts, [p0, p1, p2], i).abs());
+    if off_plane == 0.0 {
         Shape::Polygon([p0, p1, p2])
     } else {
         Shape::Solid([p0, p1, p2, p3])
     }
+}
+
+/// The first of `ids` with the largest `key`, and that key.
+fn argmax(ids: &[u32], key: impl Fn(u32) -> f64) -> (u32, f64) {
+    ids.iter()
+        .fold((ids[0], key(ids[0])), |(best, best_key), &i| {
+            let k = key(i);
+            if k > best_key {
+                (i, k)
+            } else {
+                (best, best_key)
+            }
+        })
 }
 
 fn point_hull(a: u32) -> HullTopology {
@@ -369,8 +373,9 @@ fn segment_hull(a: u32, b: u32) -> HullTopology {
 
 /// The exact hull of exactly coplanar points (not all collinear; `plane` spans them).
 fn polygon_hull(pts: &[V], ids: &[u32], plane: [u32; 3]) -> HullTopology {
-    // The plane's exact normal, turned so that its largest component is positive. Dropping
-    // that coordinate maps the exactly coplanar points one-to-one, keeping orientation.
+    // The plane's normal, turned so that its largest component `k` (taken from the exact
+    // normal) is positive. Dropping coordinate `k` maps the exactly coplanar points one-to-one,
+    // keeping orientation.
     let k = exact_normal(pts, plane).iamax();
     let normal = accurate_cross(pts, plane);
     let n = unit_or(normal * normal[k].signum(), V::ith(k, 1.0));
@@ -424,20 +429,22 @@ fn polygon_hull(pts: &[V], ids: &[u32], plane: [u32; 3]) -> HullTopology {
 fn solid_hull(pts: &[V], ids: &[u32], simplex: [u32; 4], tolerance: f64) -> HullTopology {
     let mut mesh = quickhull(pts, ids, simplex);
     let mut sharp = sharp_edges(pts, &mesh);
-    let extreme: Vec<u32> = mesh_vertices(&mesh)
-        .into_iter()
+    let mut vertices = mesh_vertices(&mesh, pts.len());
+    let extreme: Vec<u32> = vertices
+        .iter()
+        .copied()
         .filter(|&v| sharp.count[v as usize] >= 3)
         .collect();
-    if extreme.len() < mesh_vertices(&mesh).len() {
+    if extreme.len() < vertices.len() {
         // Some vertices lie on an edge or inside a face. The extreme points span the same
         // solid, so a second pass over them alone leaves only extreme vertices.
         if let Shape::Solid(simplex) = classify(pts, &extreme) {
             mesh = quickhull(pts, &extreme, simplex);
             sharp = sharp_edges(pts, &mesh);
+            vertices = mesh_vertices(&mesh, pts.len());
         }
     }
 
-    let vertices = mesh_vertices(&mesh);
     let mut new_index = vec![NONE; pts.len()];
     for (k, &v) in vertices.iter().enumerate() {
         new_index[v as usize] = to_u32(k);
@@ -462,11 +469,12 @@ fn solid_hull(pts: &[V], ids: &[u32], simplex: [u32; 4], tolerance: f64) -> Hull
     neighbors.sort_rows();
 
     let merged = merge_faces(&pos, &triangles, &mesh.adj, tolerance);
-    let mut incidence: Vec<(u32, u32)> = (0..merged.loops.len())
+    let incidence: Vec<(u32, u32)> = (0..merged.loops.len())
         .flat_map(|f| merged.loops.row(f).iter().map(move |&v| (v, to_u32(f))))
         .chain(merged.inner)
         .collect();
-    incidence.sort_unstable();
+    let mut vertex_faces = Csr::from_pairs(vertices.len(), &incidence);
+    vertex_faces.sort_rows();
     HullTopology {
         dimension: 3,
         vertices: vertices.iter().map(|&v| v as usize).collect(),
@@ -474,7 +482,7 @@ fn solid_hull(pts: &[V], ids: &[u32], simplex: [u32; 4], tolerance: f64) -> Hull
         faces: merged.loops,
         face_normals: merged.normals,
         neighbors,
-        vertex_faces: Csr::from_pairs(vertices.len(), &incidence),
+        vertex_faces,
     }
 }
 
@@ -485,11 +493,13 @@ struct Mesh {
     adj: Vec<[u32; 3]>,
 }
 
-fn mesh_vertices(mesh: &Mesh) -> Vec<u32> {
-    let mut v: Vec<u32> = mesh.tris.iter().flatten().copied().collect();
-    v.sort_unstable();
-    v.dedup();
-    v
+/// The points the mesh uses, increasing.
+fn mesh_vertices(mesh: &Mesh, point_count: usize) -> Vec<u32> {
+    let mut used = vec![false; point_count];
+    for &v in mesh.tris.iter().flatten() {
+        used[v as usize] = true;
+    }
+    (0..point_count).filter(|&i| used[i]).map(to_u32).collect()
 }
 
 /// Which triangulation edges are hull edges, and how many meet at each point.
@@ -533,6 +543,7 @@ fn quickhull(pts: &[V], ids: &[u32], simplex: [u32; 4]) -> Mesh {
         tris: Vec::new(),
         seen: Vec::new(),
         visible_now: Vec::new(),
+        next_outside: vec![NONE; pts.len()],
         start_seen: vec![0; pts.len()],
         start_slot: vec![0; pts.len()],
         stamp: 0,
@@ -559,7 +570,7 @@ fn quickhull(pts: &[V], ids: &[u32], simplex: [u32; 4]) -> Mesh {
         }
     }
     hull.pending
-        .extend((0..4).filter(|&f| !hull.tris[f as usize].outside.is_empty()));
+        .extend((0..4).filter(|&f| hull.tris[f as usize].outside != NONE));
     hull.run();
     hull.into_mesh()
 }
@@ -572,12 +583,60 @@ fn edge_index(tri: [u32; 3], a: u32, b: u32) -> Option<usize> {
 struct Tri {
     v: [u32; 3],
     adj: [u32; 3],
+    plane: FilteredPlane,
     alive: bool,
-    /// Points strictly outside this triangle and not yet inserted (each point sits in one list).
-    outside: Vec<u32>,
-    /// The point of `outside` farthest from the plane, and its [`height`].
+    /// The first of the points strictly outside this triangle and not yet inserted, linked
+    /// through [`Quickhull::next_outside`] (each point sits in one list), or [`NONE`].
+    outside: u32,
+    /// The point of the outside list farthest from the plane, and its [`height`].
     far: u32,
     far_height: f64,
+}
+
+/// A triangle's plane in floating point, with what it takes to certify the sign of a
+/// [`height`] from it: a semi-static filter in the manner of Shewchuk's.
+///
+/// With `e₁ = b − a`, `e₂ = c − a`, `w = q − a` and `n = e₁ × e₂` all rounded, the computed
+/// `n · w` differs from the exact `((b − a) × (c − a)) · (q − a)` by at most
+/// `(5u + 3u + u + O(u²)) Σᵢ Pᵢ |wᵢ| < 12u Σᵢ Pᵢ |wᵢ|` (`u = 2⁻⁵³`): `5u` from the cross product
+/// of rounded differences, `3u` from the dot product, `u` from `w`, where
+/// `Pᵢ = |e₁ⱼ e₂ₖ| + |e₁ₖ e₂ⱼ|` bounds `|nᵢ|`. Beyond `16u Σ Pᵢ |wᵢ|` the sign is certain; below
+/// it, or where the sum is small enough that products could have underflowed, the exact
+/// predicate decides.
+#[derive(Clone, Copy)]
+struct FilteredPlane {
+    n: V,
+    permanent: V,
+}
+
+/// `16u`, the filter's error coefficient.
+const FILTER_BOUND: f64 = 16.0 * f64::EPSILON / 2.0;
+/// Below this `Σ Pᵢ |wᵢ|` a product may have underflowed and the bound no longer holds.
+const FILTER_FLOOR: f64 = 1e-250;
+
+impl FilteredPlane {
+    fn new(pts: &[V], [a, b, c]: [u32; 3]) -> Self {
+        let a = pts[a as usize];
+        let (e1, e2) = (pts[b as usize] - a, pts[c as usize] - a);
+        let term = |j: usize, k: usize| (e1[j] * e2[k]).abs() + (e1[k] * e2[j]).abs();
+        FilteredPlane {
+            n: e1.cross(&e2),
+            permanent: V::new(term(1, 2), term(2, 0), term(0, 1)),
+        }
+    }
+
+    /// The [`height`] of `q` over `tri`, whose plane this is: its sign is exact, its magnitude
+    /// approximate.
+    fn height(&self, pts: &[V], tri: [u32; 3], q: u32) -> f64 {
+        let w = pts[q as usize] - pts[tri[0] as usize];
+        let h = self.n.dot(&w);
+        let bound = self.permanent.dot(&w.abs());
+        if h.abs() > FILTER_BOUND * bound && bound > FILTER_FLOOR {
+            h
+        } else {
+            height(pts, tri, q)
+        }
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -592,6 +651,8 @@ struct HorizonEdge {
 struct Quickhull<'a> {
     pts: &'a [V],
     tris: Vec<Tri>,
+    /// Per point: the next point of the outside list it is in.
+    next_outside: Vec<u32>,
     /// Per triangle: the stamp of the last insertion that classified it, and whether it was
     /// visible from that insertion's apex.
     seen: Vec<u32>,
@@ -613,8 +674,9 @@ impl Quickhull<'_> {
         self.tris.push(Tri {
             v,
             adj,
+            plane: FilteredPlane::new(self.pts, v),
             alive: true,
-            outside: Vec::new(),
+            outside: NONE,
             far: NONE,
             far_height: 0.0,
         });
@@ -626,10 +688,11 @@ impl Quickhull<'_> {
     /// returns false when there is none (then `q` is inside the hull those triangles close).
     fn assign(&mut self, q: u32, range: std::ops::Range<usize>) -> bool {
         for t in range {
-            let h = height(self.pts, self.tris[t].v, q);
+            let h = self.tris[t].plane.height(self.pts, self.tris[t].v, q);
             if h > 0.0 {
                 let tri = &mut self.tris[t];
-                tri.outside.push(q);
+                self.next_outside[q as usize] = tri.outside;
+                tri.outside = q;
                 if h > tri.far_height {
                     tri.far_height = h;
                     tri.far = q;
@@ -643,7 +706,7 @@ impl Quickhull<'_> {
     fn run(&mut self) {
         while let Some(t) = self.pending.pop() {
             let tri = &self.tris[t as usize];
-            if !tri.alive || tri.outside.is_empty() {
+            if !tri.alive || tri.outside == NONE {
                 continue;
             }
             let apex = tri.far;
@@ -655,17 +718,19 @@ impl Quickhull<'_> {
 
     /// Removes `q` from `t`'s outside list (the inexact-predicate escape hatch).
     fn drop_point(&mut self, t: u32, q: u32) {
-        let (pts, tri) = (self.pts, &mut self.tris[t as usize]);
-        tri.outside.retain(|&p| p != q);
-        tri.far_height = 0.0;
-        for &p in &tri.outside {
-            let h = height(pts, tri.v, p);
-            if h > tri.far_height {
-                tri.far_height = h;
-                tri.far = p;
+        let mut rest = Vec::new();
+        let mut p = std::mem::replace(&mut self.tris[t as usize].outside, NONE);
+        while p != NONE {
+            if p != q {
+                rest.push(p);
             }
+            p = self.next_outside[p as usize];
         }
-        if !tri.outside.is_empty() {
+        self.tris[t as usize].far_height = 0.0;
+        for p in rest {
+            self.assign(p, t as usize..t as usize + 1);
+        }
+        if self.tris[t as usize].outside != NONE {
             self.pending.push(t);
         }
     }
@@ -687,7 +752,8 @@ impl Quickhull<'_> {
                 let g = self.tris[h as usize].adj[i];
                 if self.seen[g as usize] != stamp {
                     self.seen[g as usize] = stamp;
-                    let sees = height(self.pts, self.tris[g as usize].v, apex) > 0.0;
+                    let tri = &self.tris[g as usize];
+                    let sees = tri.plane.height(self.pts, tri.v, apex) > 0.0;
                     self.visible_now[g as usize] = sees;
                     if sees {
                         self.visible.push(g);
@@ -731,7 +797,11 @@ impl Quickhull<'_> {
         for &h in &self.visible {
             let tri = &mut self.tris[h as usize];
             tri.alive = false;
-            self.orphans.append(&mut tri.outside);
+            let mut p = std::mem::replace(&mut tri.outside, NONE);
+            while p != NONE {
+                self.orphans.push(p);
+                p = self.next_outside[p as usize];
+            }
         }
         let orphans = std::mem::take(&mut self.orphans);
         for &q in &orphans {
@@ -741,7 +811,7 @@ impl Quickhull<'_> {
         }
         self.orphans = orphans;
         for id in first..self.tris.len() {
-            if !self.tris[id].outside.is_empty() {
+            if self.tris[id].outside != NONE {
                 self.pending.push(to_u32(id));
             }
         }
@@ -813,7 +883,8 @@ impl Quickhull<'_> {
 /// polygon always lies inside the hull (its corners are hull vertices).
 ///
 /// The face normal is the sum of its triangles' area vectors, made unit: Newell's normal of the
-/// surface patch, each triangle's normal computed accurately even for slivers (see [`accurate_cross`]).
+/// surface patch, with each triangle's area vector accurate even for slivers
+/// ([`accurate_cross`]).
 fn merge_faces(pos: &[V], tris: &[[u32; 3]], adj: &[[u32; 3]], tolerance: f64) -> MergedFaces {
     let area_vectors: Vec<V> = tris.iter().map(|t| accurate_cross(pos, *t)).collect();
     let normals: Vec<V> = area_vectors
@@ -821,11 +892,16 @@ fn merge_faces(pos: &[V], tris: &[[u32; 3]], adj: &[[u32; 3]], tolerance: f64) -
         .map(|a| unit_or(*a, V::zeros()))
         .collect();
     let mut order: Vec<u32> = (0..to_u32(tris.len())).collect();
-    let area = |t: u32| area_vectors[t as usize].norm();
-    order.sort_by(|&a, &b| area(b).total_cmp(&area(a)).then(a.cmp(&b)));
+    let areas: Vec<f64> = area_vectors.iter().map(|a| a.norm()).collect();
+    order.sort_unstable_by(|&a, &b| {
+        areas[b as usize]
+            .total_cmp(&areas[a as usize])
+            .then(a.cmp(&b))
+    });
 
     let mut owner = vec![NONE; tris.len()];
     let mut in_face = vec![NONE; pos.len()];
+    let mut on_loop = vec![NONE; pos.len()];
     let mut merged = MergedFaces {
         loops: Csr::new(),
         normals: Vec::new(),
@@ -871,13 +947,23 @@ fn merge_faces(pos: &[V], tris: &[[u32; 3]], adj: &[[u32; 3]], tolerance: f64) -
             }
         }
         let normal = unit_or(area_sum, n);
-        let loop_ = convex_loop(pos, &face_vertices, &normal);
-        for &v in &face_vertices {
-            if !loop_.contains(&v) {
-                merged.inner.push((v, face));
+        if queue.len() == 1 {
+            // A lone triangle is its own loop (most faces of a curved hull).
+            let m = (0..3).fold(0, |m, i| if s[i] < s[m] { i } else { m });
+            merged
+                .loops
+                .push_row([s[m], s[(m + 1) % 3], s[(m + 2) % 3]]);
+        } else {
+            let loop_ = convex_loop(pos, &face_vertices, &normal);
+            for &v in &loop_ {
+                on_loop[v as usize] = face;
             }
+            let inner = face_vertices
+                .iter()
+                .filter(|&&v| on_loop[v as usize] != face);
+            merged.inner.extend(inner.map(|&v| (v, face)));
+            merged.loops.push_row(loop_);
         }
-        merged.loops.push_row(loop_);
         merged.normals.push(normal);
     }
     merged
@@ -943,7 +1029,7 @@ fn unit_or(v: V, fallback: V) -> V {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
     use rand::seq::SliceRandom;
     use rand::{Rng, SeedableRng};
@@ -1003,7 +1089,7 @@ pub(crate) mod tests {
     /// * faces are planar, convex and counter-clockwise about their unit normal within
     ///   `4 × TOL × size`, and tile the surface (their areas sum to the triangles' area);
     /// * adjacency is symmetric and vertex → face incidence matches the loops.
-    pub(crate) fn check_valid(input: &[V], hull: &HullTopology) {
+    fn check_valid(input: &[V], hull: &HullTopology) {
         let nv = hull.vertices.len();
         assert!(hull.vertices.windows(2).all(|w| w[0] < w[1]));
         let pos: Vec<V> = hull.vertices.iter().map(|&i| input[i]).collect();
@@ -1124,8 +1210,7 @@ pub(crate) mod tests {
     fn strictly_outside(others: &[V], p: &V) -> bool {
         let hull = convex_hull(others, TOL);
         if hull.dimension < 3 {
-            // Use the exact 3-D test against a lifted copy: p is outside unless it lies in the
-            // lower-dimensional hull; only the lattice test calls this, with solid clouds.
+            // Called only for solid clouds: if the others are flat, `p` is off their plane.
             return true;
         }
         let pos: Vec<V> = hull.vertices.iter().map(|&i| others[i]).collect();
@@ -1200,6 +1285,34 @@ pub(crate) mod tests {
                 assert_eq!(hull.vertex_faces.row(vtx).len(), 3);
             }
         }
+    }
+
+    #[test]
+    fn filtered_heights_have_the_exact_sign() {
+        // Near-coplanar points stress the filter: about half the queries fall inside its error
+        // bound and must be passed to the exact predicate.
+        let mut rng = Pcg64::seed_from_u64(8);
+        let mut filtered = 0;
+        for _ in 0..20_000 {
+            let scale = 10f64.powi(rng.random_range(-3..3));
+            let mut pts: Vec<V> = (0..3)
+                .map(|_| V::from_fn(|_, _| rng.random_range(-1.0..1.0) * scale))
+                .collect();
+            let (s, t) = (rng.random_range(-2.0..2.0), rng.random_range(-2.0..2.0));
+            let offset = 10f64.powf(rng.random_range(-18.0..-10.0)) * rng.random_range(-1.0..1.0);
+            let lift = (pts[1] - pts[0]).cross(&(pts[2] - pts[0])) * offset;
+            pts.push(pts[0] + (pts[1] - pts[0]) * s + (pts[2] - pts[0]) * t + lift);
+            let plane = FilteredPlane::new(&pts, [0, 1, 2]);
+            let (fast, exact) = (plane.height(&pts, [0, 1, 2], 3), height(&pts, [0, 1, 2], 3));
+            assert_eq!(fast.partial_cmp(&0.0), exact.partial_cmp(&0.0), "{pts:?}");
+            let w = pts[3] - pts[0];
+            filtered +=
+                usize::from(plane.n.dot(&w).abs() > FILTER_BOUND * plane.permanent.dot(&w.abs()));
+        }
+        assert!(
+            (2_000..18_000).contains(&filtered),
+            "filter decided {filtered} of 20000"
+        );
     }
 
     #[test]
@@ -1279,7 +1392,7 @@ pub(crate) mod tests {
     #[test]
     fn coplanar_square_with_inner_and_edge_points_is_a_two_faced_quad() {
         let mut rng = Pcg64::seed_from_u64(4);
-        // A square in the plane x + 2y + 4z = 1 (exact in binary), tilted so no projection is trivial.
+        // A square in the plane x + 2y + 4z = 1, exact in binary and tilted off every axis.
         let (o, u, w) = (v(1.0, 0.0, 0.0), v(2.0, -1.0, 0.0), v(0.0, 2.0, -1.0));
         let at = |s: f64, t: f64| o + u * s + w * t;
         let mut cloud = vec![at(0.0, 0.0), at(1.0, 0.0), at(1.0, 1.0), at(0.0, 1.0)];

@@ -58,6 +58,7 @@ impl fmt::Display for ShapeError {
 impl std::error::Error for ShapeError {}
 
 /// Checks that `value` is finite and non-negative.
+#[allow(dead_code)] // for the primitive shapes' constructors
 pub(crate) fn check_size<T: nphase_math::Real>(
     shape: &'static str,
     field: &str,
@@ -75,6 +76,7 @@ pub(crate) fn check_size<T: nphase_math::Real>(
 }
 
 /// Checks that `value` is finite.
+#[allow(dead_code)] // for the primitive shapes' constructors
 pub(crate) fn check_finite<T: nphase_math::Real>(
     shape: &'static str,
     field: &str,
