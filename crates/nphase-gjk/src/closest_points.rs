@@ -421,9 +421,16 @@ where
         if !state.simplex.is_empty() {
             let converged = state.gap_closed(tol.gjk_relative_gap);
             let repeated = state.simplex.contains_pair(&w);
-            // With momentum the support direction is not −v, so its point may not improve v;
-            // Montaut et al. fall back to plain GJK then, and for the final certificate.
-            let no_descent = momentum.is_some() && state.v.dot(&(state.v - w.w)) <= T::zero();
+            // With momentum the support direction is not −v, so its point may not improve v, and
+            // its gap is no certificate. Montaut et al. fall back to plain GJK when the
+            // Frank–Wolfe gap v·(v − w) along the momentum support is small; here "small" is
+            // √ε_rel of |v|² (the momentum has done its work once the gap is that close), and
+            // after 32 accelerated iterations at the latest (on curved shapes the momentum can
+            // otherwise circle the optimum without ever closing the gap).
+            let fw_gap = state.v.dot(&(state.v - w.w));
+            let no_descent = momentum.is_some()
+                && (fw_gap <= Float::sqrt(tol.gjk_relative_gap) * state.v.norm_squared()
+                    || stats.iterations > 32);
             if momentum.is_some() && (converged || repeated || no_descent) {
                 momentum = None;
                 continue;

@@ -212,7 +212,6 @@ fn plain_gjk_on_curved_pairs_f32() {
 }
 
 #[test]
-#[ignore = "bug: Nesterov momentum never hands over to plain GJK on curved shapes: IterationLimit (128) where plain converges in ~25"]
 fn nesterov_matches_plain_on_curved_pairs_f64() {
     assert_certified::<f64>(
         &pairs(54, 800, Kind::Curved, false),
@@ -222,7 +221,6 @@ fn nesterov_matches_plain_on_curved_pairs_f64() {
 }
 
 #[test]
-#[ignore = "bug: Nesterov momentum never hands over to plain GJK on curved shapes: IterationLimit (128) where plain converges in ~25"]
 fn nesterov_matches_plain_on_curved_pairs_f32() {
     assert_certified::<f32>(
         &pairs(55, 800, Kind::Curved, false),

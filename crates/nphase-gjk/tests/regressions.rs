@@ -674,7 +674,6 @@ fn ball_over_a_box_face_f32() {
 /// direction's Frank–Wolfe gap is small; a handover at `√ε_rel`, or after a few iterations
 /// without simplex growth, would do.
 #[test]
-#[ignore = "bug: Nesterov momentum never hands over to plain GJK on curved shapes (IterationLimit at 128, plain converges in 23)"]
 fn nesterov_converges_on_a_cylinder_and_a_cone_f64() {
     let pair = Pair::new(
         Body::bare(Core::Cylinder {
@@ -724,7 +723,6 @@ fn nesterov_converges_on_a_cylinder_and_a_cone_f64() {
 /// accuracy target. About 1 in 4000 random f32 pairs with a cone or cylinder is affected; none
 /// in f64.
 #[test]
-#[ignore = "bug: on curved shapes in f32 a sliver simplex leaves the normal ~1e-3 rad off after the gap closes (~1 in 4000 pairs)"]
 fn curved_sliver_normal_f32() {
     let a = Body::bare(Core::Triangle([
         V::new(0.8571832412575207, 0.6722083679413351, -0.155218294413209),

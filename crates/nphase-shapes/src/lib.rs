@@ -24,7 +24,9 @@ pub use aabb::Aabb;
 pub use ball::Ball;
 pub use capsule::Capsule;
 pub use cone::Cone;
-pub use convex_polyhedron::{ConvexPolyhedron, HILL_CLIMBING_MIN_VERTICES, HullFace, PLATEAU_CAPACITY};
+pub use convex_polyhedron::{
+    ConvexPolyhedron, HILL_CLIMBING_MIN_VERTICES, HullFace, PLATEAU_CAPACITY,
+};
 pub use cuboid::Cuboid;
 pub use cylinder::{Cylinder, DISC_POLYGON_VERTICES};
 pub use error::ShapeError;
