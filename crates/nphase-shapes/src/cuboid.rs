@@ -73,7 +73,8 @@ impl<T: Real> Cuboid<T> {
 }
 
 impl<T: Real> SupportMap<T> for Cuboid<T> {
-    /// The vertex in the octant of `dir`; a zero component picks the positive side.
+    /// The vertex in the octant of `dir`. A zero component picks the side of its sign bit: `+0.0`
+    /// the positive side, `−0.0` the negative one (so `s(−d) = −s(d)` holds for axis directions).
     fn local_support_point(&self, dir: &Vector<T>) -> Point<T> {
         self.local_support_vertex(dir, VertexId::NONE).point
     }

@@ -49,7 +49,8 @@ impl<T: Real> Cylinder<T> {
 
 impl<T: Real> SupportMap<T> for Cylinder<T> {
     /// The rim point in the azimuth of `dir` at the cap `dir` points to; the cap centre when
-    /// `dir` is along the axis; a zero `dir` gives the top cap centre.
+    /// `dir` is along the axis. When `dir.y` is zero its sign bit picks the cap: a zero `dir`
+    /// gives the top cap centre, `(0, −0.0, 0)` the bottom one.
     fn local_support_point(&self, dir: &Vector<T>) -> Point<T> {
         let radial = radial_unit(dir).map_or_else(Vector::zeros, |u| u * self.radius);
         Point::new(radial.x, Float::copysign(self.half_height, dir.y), radial.z)

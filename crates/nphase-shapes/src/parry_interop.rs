@@ -3,7 +3,8 @@
 //!
 //! * Every parry3d convex shape implements [`SupportMap<f32>`](crate::SupportMap) (resp. `f64`),
 //!   so it runs through nphase's GJK and EPA. parry's ball and round shapes return NaN for a zero
-//!   direction; the adapter substitutes +y there, as nphase's own shapes do.
+//!   direction and lose accuracy for tiny or huge ones; the adapter normalises the direction
+//!   robustly (rescaled first) and substitutes +y for a zero one, as nphase's own shapes do.
 //! * Every nphase shape implements parry3d's `SupportMap`, so it runs through parry's queries
 //!   (`query::gjk::closest_points`, `query::epa`, …). Both libraries use nalgebra 0.34, so the
 //!   vector and point types are the same and nothing is converted.
@@ -13,8 +14,12 @@ macro_rules! parry_into_nphase {
     ($parry:ident, $real:ty; $($ty:ty),*) => {$(
         impl $crate::SupportMap<$real> for $ty {
             fn local_support_point(&self, dir: &nphase_math::Vector<$real>) -> nphase_math::Point<$real> {
-                let dir = if dir.norm_squared() > 0.0 { *dir } else { nphase_math::Vector::y() };
-                $parry::shape::SupportMap::local_support_point(self, &dir)
+                // Only the direction of `dir` matters, and parry's ball and round shapes
+                // normalise through `|dir|²`, which underflows for tiny directions (NaN, or a
+                // point off the surface when it is subnormal) and overflows for huge ones: hand
+                // parry a unit direction, rescaled first (+y for a zero one, as nphase does).
+                let dir = nphase_math::normalize_robust(dir).unwrap_or_else(nphase_math::Vector::y_axis);
+                $parry::shape::SupportMap::local_support_point_toward(self, &dir)
             }
             fn local_support_point_toward(
                 &self,

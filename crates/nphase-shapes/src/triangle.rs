@@ -1,6 +1,7 @@
 //! The triangle `abc`, a two-sided flat shape.
 
 use nphase_math::{Point, Real, UnitVector, Vector};
+use num_traits::Float;
 
 use crate::error::check_finite_vector;
 use crate::feature::unit_or_y;
@@ -24,17 +25,36 @@ impl<T: Real> Triangle<T> {
         check_finite_vector("triangle", "a", &a.coords)?;
         check_finite_vector("triangle", "b", &b.coords)?;
         check_finite_vector("triangle", "c", &c.coords)?;
-        let normal = nphase_math::normalize_robust(&(b - a).cross(&(c - a))).unwrap_or_else(|| {
-            // Degenerate: perpendicular to the longest edge (any direction for a point).
-            let edges = [b - a, c - b, a - c];
-            let mut longest = edges[0];
-            for e in &edges[1..] {
-                if e.norm_squared() > longest.norm_squared() {
-                    longest = *e;
-                }
+        let edges = [b - a, c - b, a - c];
+        let mut longest = edges[0];
+        for e in &edges[1..] {
+            if e.norm_squared() > longest.norm_squared() {
+                longest = *e;
             }
-            nphase_math::any_unit_perpendicular(&longest)
-        });
+        }
+        // Edges scaled to a unit size: the products below would underflow or overflow (and
+        // flip or lose the normal) for triangles smaller or larger than ~1e∓150 in f64, ~1e∓19
+        // in f32.
+        let size = longest.amax();
+        let size = if size > T::zero() && Float::is_finite(size) {
+            size
+        } else {
+            T::one()
+        };
+        let (ab, ac, longest_unit) = (edges[0] / size, (c - a) / size, longest / size);
+        // The cross product carries a rounding error of up to ~ε·|ab|·|ac| in any direction. On
+        // a sliver (vertices collinear up to rounding) that error is all there is, and the
+        // normal could tilt far out of the triangle's plane, even along an edge. Removing its
+        // component along the longest edge keeps it perpendicular to that edge, which leaves
+        // every vertex within ~ε·size of the face's plane however it turned about the edge.
+        let mut cross = ab.cross(&ac);
+        let longest_squared = longest_unit.norm_squared();
+        if longest_squared > T::zero() {
+            cross -= longest_unit * (cross.dot(&longest_unit) / longest_squared);
+        }
+        // Degenerate: perpendicular to the longest edge (any direction for a point).
+        let normal = nphase_math::normalize_robust(&cross)
+            .unwrap_or_else(|| nphase_math::any_unit_perpendicular(&longest));
         Ok(Triangle {
             vertices: [a, b, c],
             normal,

@@ -1,0 +1,1032 @@
+//! Supporting features, the core + radius decomposition, bounding boxes and constructor errors,
+//! in both precisions:
+//!
+//! * faces are planar, counter-clockwise about their unit `normal`, support the shape along it,
+//!   and (polytopes) contain the support point; every feature's normal points along `dir`;
+//! * the cuboid's face and vertex numbering agrees with `Cuboid::vertex`;
+//! * cylinder caps, cone bases and the straight side lines of cylinders, cones and capsules
+//!   appear exactly within `FLAT_FEATURE_ANGLE` of their normals;
+//! * rounded shapes' features are the inner shape's pushed out by the radius;
+//! * zero, tiny and huge directions give valid features; `transform_by` follows the pose;
+//! * triangle normals stay in the triangle's plane for slivers and at extreme scales
+//!   (regression);
+//! * `Shape::core` is exact: the support of a shape is its core's plus radius × unit(dir);
+//! * AABBs at random poses contain the shape and are tight;
+//! * constructors reject NaN, infinities and negative sizes, naming the field.
+//!
+//! Tolerances are 64 ε × the shape's size (`common::tolerance`): every tested quantity is a few
+//! roundings of numbers of that size.
+
+mod common;
+
+use common::{
+    KINDS, Spec, V, precision, random_pose, random_unit, rng, strategies, to_f64, to_t, tolerance,
+    unit,
+};
+use nphase_math::{Point, Real, Vector};
+use nphase_shapes::{
+    Ball, Capsule, Cone, ConvexPolyhedron, Cuboid, Cylinder, DISC_POLYGON_VERTICES,
+    FLAT_FEATURE_ANGLE, FeatureId, FeatureMap, Round, Segment, Shape, ShapeError, SupportFeature,
+    SupportMap, Triangle, VertexId,
+};
+use rand::Rng;
+
+/// The feature's vertices in f64.
+fn vertices<T: Real>(f: &SupportFeature<T>) -> Vec<V> {
+    f.vertices.iter().map(|p| to_f64(&p.coords)).collect()
+}
+
+/// Checks the contract every feature meets: a unit normal pointing along `d` (`n·d > 0`; `= 0`
+/// only where a triangle or flat hull has `d` in its plane, when either side's face is as close
+/// to `d`), ids matching vertices, and for faces a planar polygon counter-clockwise about the
+/// normal.
+fn check_feature<T: Real>(f: &SupportFeature<T>, d: &V, tol: f64, what: &str) {
+    let n = to_f64(&f.normal.into_inner());
+    assert!(
+        (n.norm() - 1.0).abs() <= 1e2 * T::TOLERANCES.epsilon.as_f64(),
+        "{what}: |n| = {}",
+        n.norm()
+    );
+    let flat = matches!(f.id, FeatureId::Face(_)) && n.dot(&unit(d)) == 0.0;
+    assert!(
+        n.dot(&unit(d)) > 0.0 || flat,
+        "{what}: normal {n:?} does not point along {d:?}"
+    );
+    assert_eq!(
+        f.vertices.len(),
+        f.vertex_ids.len(),
+        "{what}: one id per vertex"
+    );
+    let expected = match f.id {
+        FeatureId::Vertex(_) => 1..=1,
+        FeatureId::Edge(_) => 2..=2,
+        FeatureId::Face(_) => 3..=usize::MAX,
+    };
+    assert!(
+        expected.contains(&f.vertices.len()),
+        "{what}: {:?} with {} vertices",
+        f.id,
+        f.vertices.len()
+    );
+    if let FeatureId::Face(_) = f.id {
+        let vs = vertices(f);
+        for v in &vs {
+            assert!(
+                (n.dot(&(v - vs[0]))).abs() <= tol,
+                "{what}: face not planar: {vs:?}"
+            );
+        }
+        let k = vs.len();
+        let mut area = V::zeros();
+        let mut perimeter = 0.0;
+        for i in 0..k {
+            let (a, b, c) = (vs[i], vs[(i + 1) % k], vs[(i + 2) % k]);
+            area += a.cross(&b);
+            perimeter += (b - a).norm();
+            // A convex polygon turns left at every corner (collinear corners allowed).
+            let turn = (b - a).cross(&(c - b)).dot(&n);
+            assert!(
+                turn >= -tol * (b - a).norm().max(tol),
+                "{what}: clockwise turn {turn} at {b:?}"
+            );
+        }
+        // A sliver's orientation is within rounding of both: allow that much.
+        assert!(
+            area.dot(&n) >= -tol * perimeter,
+            "{what}: polygon clockwise about the normal"
+        );
+    }
+}
+
+/// Whether `p` lies in the face polygon (on its plane, inside every edge).
+fn face_contains(vs: &[V], n: &V, p: &V, tol: f64) -> bool {
+    let k = vs.len();
+    (n.dot(&(p - vs[0]))).abs() <= tol
+        && (0..k).all(|i| {
+            let (a, b) = (vs[i], vs[(i + 1) % k]);
+            (b - a).cross(&(p - a)).dot(n) >= -tol * (b - a).norm()
+        })
+}
+
+/// Zero, tiny (down to the smallest subnormal) and huge directions give a valid feature of every
+/// shape type: finite vertices, a unit normal, faces planar and counter-clockwise. The normal
+/// points along the direction whenever the direction is not zero.
+///
+/// Hulls are the exception for directions so tiny that `x·d` underflows: their face choice
+/// compares raw dot products (`FeatureMap` promises only "some valid feature" for a zero
+/// direction), so only validity is checked for them there.
+#[test]
+fn zero_tiny_and_huge_directions_give_valid_features() {
+    fn check<T: Real>() {
+        let mut rng = rng(29);
+        let mut out = SupportFeature::default();
+        let min = <T as num_traits::Float>::min_positive_value();
+        let max = <T as num_traits::Float>::max_value();
+        let magnitudes = [
+            T::zero(),
+            min * T::TOLERANCES.epsilon,
+            min,
+            num_traits::Float::sqrt(min),
+            max * T::lit(0.25),
+        ];
+        for kind in KINDS {
+            for spec in strategies::sample(kind, 8) {
+                let spec = spec.rounded::<T>();
+                let shape = spec.build::<T>();
+                let tol = tolerance::<T>(spec.scale());
+                for _ in 0..10 {
+                    let u = random_unit(&mut rng);
+                    for m in magnitudes {
+                        let d = to_t::<T>(&u) * m;
+                        let d64 = to_f64(&d);
+                        shape.local_support_feature(&d, &mut out);
+                        let what = format!("{spec:?} along {d64:?} ({})", precision::<T>());
+                        assert!(
+                            vertices(&out)
+                                .iter()
+                                .all(|v| v.iter().all(|x| x.is_finite())),
+                            "{what}: {out:?}"
+                        );
+                        let hull = matches!(&spec, Spec::Convex { .. })
+                            || matches!(&spec, Spec::Round { inner, .. } if matches!(**inner, Spec::Convex { .. }));
+                        let dots_underflow = d64.amax() * spec.scale()
+                            < 1e3 * min.as_f64() / T::TOLERANCES.epsilon.as_f64();
+                        let along = if d64 == V::zeros() || (hull && dots_underflow) {
+                            to_f64(&out.normal.into_inner()) // any normal: check the rest
+                        } else {
+                            d64
+                        };
+                        check_feature(&out, &along, tol, &what);
+                    }
+                }
+            }
+        }
+    }
+    check::<f32>();
+    check::<f64>();
+}
+
+/// Polytopes (cuboid, triangle, convex hull): the face supports the shape along its normal,
+/// contains the support point along `dir`, and its ids are the shape's vertex numbers.
+#[test]
+fn polytope_faces_support_the_shape_and_contain_the_support_point() {
+    fn check<T: Real>() {
+        let mut rng = rng(21);
+        let mut out = SupportFeature::default();
+        let mut faces = 0;
+        for kind in ["cuboid", "triangle", "convex"] {
+            for spec in strategies::sample(kind, 24) {
+                let spec = spec.rounded::<T>();
+                let shape = spec.build::<T>();
+                let tol = tolerance::<T>(spec.scale());
+                for _ in 0..60 {
+                    let d = to_t::<T>(&(random_unit(&mut rng) * rng.random_range(0.01..100.0)));
+                    let d64 = to_f64(&d);
+                    shape.local_support_feature(&d, &mut out);
+                    let what = format!("{spec:?} along {d64:?} ({})", precision::<T>());
+                    check_feature(&out, &d64, tol, &what);
+                    for (v, id) in out.vertices.iter().zip(&out.vertex_ids) {
+                        assert_eq!(
+                            shape.local_vertex(VertexId(*id)),
+                            Some(*v),
+                            "{what}: id {id}"
+                        );
+                    }
+                    let s = to_f64(&shape.local_support_point(&d).coords);
+                    let vs = vertices(&out);
+                    let n = to_f64(&out.normal.into_inner());
+                    match out.id {
+                        FeatureId::Face(_) => {
+                            faces += 1;
+                            let plane = n.dot(&vs[0]);
+                            assert!(
+                                (plane - spec.support_value(&n)).abs() <= tol,
+                                "{what}: face not supporting"
+                            );
+                            assert!(
+                                face_contains(&vs, &n, &s, tol),
+                                "{what}: support {s:?} outside {vs:?}"
+                            );
+                        }
+                        FeatureId::Edge(_) | FeatureId::Vertex(_) => {
+                            // Only lower-dimensional hulls answer with edges and vertices.
+                            assert!(kind == "convex", "{what}: {:?}", out.id);
+                            let best = vs
+                                .iter()
+                                .map(|v| v.dot(&unit(&d64)))
+                                .fold(f64::MIN, f64::max);
+                            assert!(
+                                (best - s.dot(&unit(&d64))).abs() <= tol,
+                                "{what}: {vs:?} misses {s:?}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert!(faces > 3000, "only {faces} faces");
+    }
+    check::<f32>();
+    check::<f64>();
+}
+
+#[test]
+fn cuboid_face_ids_agree_with_cuboid_vertex() {
+    fn check<T: Real>() {
+        let h = V::new(1.0, 2.0, 3.0);
+        let cuboid = Cuboid::new(to_t::<T>(&h)).expect("valid");
+        let mut out = SupportFeature::default();
+        for face in 0..6u32 {
+            let (axis, negative) = ((face / 2) as usize, face % 2 == 1);
+            let normal = V::ith(axis, if negative { -1.0 } else { 1.0 });
+            let ids = Cuboid::<T>::face_vertex_ids(face);
+            let mut sorted = ids;
+            sorted.sort_unstable();
+            assert!(
+                sorted.windows(2).all(|w| w[0] < w[1]) && sorted[3] < 8,
+                "face {face}: {ids:?}"
+            );
+            for id in ids {
+                assert_eq!(
+                    id >> axis & 1 == 1,
+                    negative,
+                    "face {face}: vertex {id} on the wrong side"
+                );
+            }
+            // Tilted off the normal by less than 45°: still this face.
+            let d = normal + V::new(0.2, -0.3, 0.1).component_mul(&(V::repeat(1.0) - normal.abs()));
+            cuboid.local_support_feature(&to_t(&d), &mut out);
+            assert_eq!(out.id, FeatureId::Face(face));
+            assert_eq!(out.vertex_ids, ids.to_vec());
+            for (v, id) in out.vertices.iter().zip(ids) {
+                assert_eq!(*v, cuboid.vertex(id));
+            }
+            assert_eq!(to_f64(&out.normal.into_inner()), normal);
+            check_feature(
+                &out,
+                &d,
+                tolerance::<T>(4.0),
+                &format!("cuboid face {face}"),
+            );
+        }
+        // Ties between axes go to the lowest axis; a zero direction gives the +y face.
+        cuboid.local_support_feature(&to_t(&V::new(1.0, 1.0, -1.0)), &mut out);
+        assert_eq!(out.id, FeatureId::Face(0));
+        cuboid.local_support_feature(&to_t(&V::new(0.0, -1.0, -1.0)), &mut out);
+        assert_eq!(out.id, FeatureId::Face(3));
+        cuboid.local_support_feature(&Vector::zeros(), &mut out);
+        assert_eq!(out.id, FeatureId::Face(2));
+    }
+    check::<f32>();
+    check::<f64>();
+}
+
+/// A unit direction at angle `theta` from `axis` (unit) in the plane of `axis` and `across`.
+fn tilted(axis: &V, across: &V, theta: f64) -> V {
+    axis * theta.cos() + across * theta.sin()
+}
+
+/// Angles around `centre` within four flat-feature angles, denser near the threshold.
+fn angles_around(rng: &mut rand_pcg::Pcg64, centre: f64) -> Vec<f64> {
+    (0..200)
+        .map(|i| {
+            let offset = if i % 2 == 0 {
+                rng.random_range(0.0..4.0 * FLAT_FEATURE_ANGLE)
+            } else {
+                FLAT_FEATURE_ANGLE * rng.random_range(0.9..1.1)
+            };
+            centre
+                + if rng.random_bool(0.5) {
+                    offset
+                } else {
+                    -offset
+                }
+        })
+        .collect()
+}
+
+/// Classifies `angle` against the flat threshold: `Some(true)` clearly within, `Some(false)`
+/// clearly outside, `None` within rounding of the threshold (not asserted).
+fn within_flat(angle: f64) -> Option<bool> {
+    let margin = 1e-4 * FLAT_FEATURE_ANGLE;
+    if angle.abs() < FLAT_FEATURE_ANGLE - margin {
+        Some(true)
+    } else if angle.abs() > FLAT_FEATURE_ANGLE + margin {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+#[test]
+fn cylinder_caps_and_side_lines_appear_only_within_the_flat_angle() {
+    fn check<T: Real>() {
+        let mut rng = rng(22);
+        let spec = Spec::Cylinder {
+            half_height: 1.5,
+            radius: 0.75,
+        }
+        .rounded::<T>();
+        let Spec::Cylinder {
+            half_height: h,
+            radius: r,
+        } = spec
+        else {
+            unreachable!()
+        };
+        let cylinder = Cylinder::new(T::lit(h), T::lit(r)).expect("valid");
+        let tol = tolerance::<T>(spec.scale());
+        let mut out = SupportFeature::default();
+        let mut seen = [0; 3];
+        for centre in [0.0, std::f64::consts::FRAC_PI_2, std::f64::consts::PI] {
+            for theta in angles_around(&mut rng, centre) {
+                let azimuth = rng.random_range(0.0..std::f64::consts::TAU);
+                let across = V::new(azimuth.cos(), 0.0, azimuth.sin());
+                let d = tilted(&V::y(), &across, theta);
+                let d_t = to_t::<T>(&d);
+                cylinder.local_support_feature(&d_t, &mut out);
+                let what = format!("cylinder along {d:?} (θ = {theta}, {})", precision::<T>());
+                check_feature(&out, &d, tol, &what);
+                let vs = vertices(&out);
+                for v in &vs {
+                    let sdf = spec.sdf(v).expect("cylinder");
+                    assert!(
+                        sdf.abs() <= tol,
+                        "{what}: feature vertex {v:?} off the surface"
+                    );
+                }
+                let cap = within_flat(theta.min(std::f64::consts::PI - theta));
+                let side = within_flat(theta - std::f64::consts::FRAC_PI_2);
+                let s = to_f64(&cylinder.local_support_point(&d_t).coords);
+                match out.id {
+                    FeatureId::Face(face) => {
+                        assert_ne!(cap, Some(false), "{what}: cap outside the flat angle");
+                        let top = d.y > 0.0;
+                        assert_eq!(face, u32::from(!top), "{what}");
+                        let first = if top { 0 } else { DISC_POLYGON_VERTICES };
+                        let mut ids = out.vertex_ids.clone();
+                        ids.sort_unstable();
+                        assert_eq!(
+                            ids,
+                            (first..first + DISC_POLYGON_VERTICES).collect::<Vec<_>>()
+                        );
+                        assert_eq!(
+                            to_f64(&out.normal.into_inner()),
+                            V::y() * if top { 1.0 } else { -1.0 }
+                        );
+                        seen[0] += 1;
+                    }
+                    FeatureId::Edge(0) => {
+                        assert_ne!(
+                            side,
+                            Some(false),
+                            "{what}: side line outside the flat angle"
+                        );
+                        let want = 2 * DISC_POLYGON_VERTICES;
+                        assert_eq!(out.vertex_ids, vec![want, want + 1], "{what}");
+                        assert!(
+                            (vs[0].y + h).abs() <= tol && (vs[1].y - h).abs() <= tol,
+                            "{what}: {vs:?}"
+                        );
+                        let line = common::distance_to_segment(&s, &vs[0], &vs[1]);
+                        assert!(line <= tol, "{what}: support {s:?} not on the side line");
+                        seen[1] += 1;
+                    }
+                    FeatureId::Vertex(id) => {
+                        assert_ne!(cap, Some(true), "{what}: cap expected");
+                        assert_ne!(side, Some(true), "{what}: side line expected");
+                        assert_eq!(
+                            id,
+                            2 * DISC_POLYGON_VERTICES + 2 + u32::from(d.y < 0.0),
+                            "{what}"
+                        );
+                        assert!(
+                            (vs[0] - s).amax() <= tol,
+                            "{what}: {vs:?} is not the support point {s:?}"
+                        );
+                        seen[2] += 1;
+                    }
+                    FeatureId::Edge(other) => panic!("{what}: edge {other}"),
+                }
+            }
+        }
+        assert!(
+            seen.iter().all(|&n| n > 50),
+            "cap, side, vertex counts {seen:?}"
+        );
+    }
+    check::<f32>();
+    check::<f64>();
+}
+
+#[test]
+fn cone_base_and_slant_lines_appear_only_within_the_flat_angle() {
+    fn check<T: Real>() {
+        let mut rng = rng(23);
+        let spec = Spec::Cone {
+            half_height: 1.0,
+            radius: 0.75,
+        }
+        .rounded::<T>();
+        let Spec::Cone {
+            half_height: h,
+            radius: r,
+        } = spec
+        else {
+            unreachable!()
+        };
+        let cone = Cone::new(T::lit(h), T::lit(r)).expect("valid");
+        let tol = tolerance::<T>(spec.scale());
+        let mut out = SupportFeature::default();
+        let mut seen = [0; 4];
+        // The slant line's outward normal is at angle atan2(2h, r) from +y... measured from the
+        // base normal −y it is π − atan2(r, 2h) away; in angle-from-+y terms it is atan2(2h, r).
+        let slant = (2.0 * h).atan2(r);
+        for centre in [
+            std::f64::consts::PI,
+            slant,
+            0.0,
+            std::f64::consts::FRAC_PI_2,
+        ] {
+            for theta in angles_around(&mut rng, centre) {
+                let theta = theta.clamp(0.0, std::f64::consts::PI);
+                let azimuth = rng.random_range(0.0..std::f64::consts::TAU);
+                let across = V::new(azimuth.cos(), 0.0, azimuth.sin());
+                let d = tilted(&V::y(), &across, theta);
+                let d_t = to_t::<T>(&d);
+                cone.local_support_feature(&d_t, &mut out);
+                let what = format!("cone along {d:?} (θ = {theta}, {})", precision::<T>());
+                check_feature(&out, &d, tol, &what);
+                let vs = vertices(&out);
+                for v in &vs {
+                    let sdf = spec.sdf(v).expect("cone");
+                    assert!(
+                        sdf.abs() <= tol,
+                        "{what}: feature vertex {v:?} off the surface"
+                    );
+                }
+                let base = within_flat(std::f64::consts::PI - theta);
+                let on_slant = within_flat(theta - slant);
+                let s = to_f64(&cone.local_support_point(&d_t).coords);
+                match out.id {
+                    FeatureId::Face(0) => {
+                        assert_ne!(base, Some(false), "{what}: base outside the flat angle");
+                        let mut ids = out.vertex_ids.clone();
+                        ids.sort_unstable();
+                        assert_eq!(ids, (1..=DISC_POLYGON_VERTICES).collect::<Vec<_>>());
+                        assert_eq!(to_f64(&out.normal.into_inner()), -V::y());
+                        seen[0] += 1;
+                    }
+                    FeatureId::Edge(0) => {
+                        assert_ne!(
+                            on_slant,
+                            Some(false),
+                            "{what}: slant outside the flat angle"
+                        );
+                        assert_eq!(out.vertex_ids, vec![0, DISC_POLYGON_VERTICES + 1], "{what}");
+                        assert!(
+                            (vs[0] - V::y() * h).amax() <= tol,
+                            "{what}: {vs:?} does not start at the apex"
+                        );
+                        let rim = V::new(r * azimuth.cos(), -h, r * azimuth.sin());
+                        assert!(
+                            (vs[1] - rim).amax() <= tol,
+                            "{what}: rim point {:?}, want {rim:?}",
+                            vs[1]
+                        );
+                        let line = common::distance_to_segment(&s, &vs[0], &vs[1]);
+                        assert!(line <= tol, "{what}: support {s:?} not on the slant line");
+                        seen[1] += 1;
+                    }
+                    FeatureId::Vertex(id) => {
+                        assert_ne!(base, Some(true), "{what}: base expected");
+                        assert_ne!(on_slant, Some(true), "{what}: slant expected");
+                        let apex = s == V::y() * h;
+                        assert_eq!(
+                            id,
+                            if apex { 0 } else { DISC_POLYGON_VERTICES + 1 },
+                            "{what}"
+                        );
+                        assert!(
+                            (vs[0] - s).amax() <= tol,
+                            "{what}: {vs:?} is not the support point {s:?}"
+                        );
+                        seen[if apex { 2 } else { 3 }] += 1;
+                    }
+                    other => panic!("{what}: {other:?}"),
+                }
+            }
+        }
+        assert!(
+            seen.iter().all(|&n| n > 50),
+            "base, slant, apex, rim counts {seen:?}"
+        );
+    }
+    check::<f32>();
+    check::<f64>();
+}
+
+/// Capsules and segments: the side line within the flat angle of perpendicular to the axis,
+/// else the support point; the capsule's features are its core segment's pushed out by the
+/// radius along `dir`.
+#[test]
+fn capsule_and_segment_side_lines_appear_only_within_the_flat_angle() {
+    fn check<T: Real>() {
+        let mut rng = rng(24);
+        let (h, r) = (T::lit(1.25).as_f64(), T::lit(0.4).as_f64());
+        let capsule = Capsule::new(T::lit(h), T::lit(r)).expect("valid");
+        let segment = capsule.segment();
+        let spec = Spec::Capsule {
+            half_height: h,
+            radius: r,
+        };
+        let tol = tolerance::<T>(spec.scale());
+        let (mut out, mut inner) = (SupportFeature::default(), SupportFeature::default());
+        let mut seen = [0; 2];
+        for theta in angles_around(&mut rng, std::f64::consts::FRAC_PI_2)
+            .into_iter()
+            .chain(angles_around(&mut rng, 0.3))
+        {
+            let azimuth = rng.random_range(0.0..std::f64::consts::TAU);
+            let d = tilted(&V::y(), &V::new(azimuth.cos(), 0.0, azimuth.sin()), theta);
+            let d_t = to_t::<T>(&d);
+            capsule.local_support_feature(&d_t, &mut out);
+            segment.local_support_feature(&d_t, &mut inner);
+            let what = format!("capsule along {d:?} (θ = {theta}, {})", precision::<T>());
+            check_feature(&out, &d, tol, &what);
+            check_feature(&inner, &d, tol, &what);
+            assert_eq!(
+                (out.id, &out.vertex_ids),
+                (inner.id, &inner.vertex_ids),
+                "{what}"
+            );
+            for (v, w) in vertices(&out).iter().zip(vertices(&inner)) {
+                assert!(
+                    (v - (w + d * r)).amax() <= tol,
+                    "{what}: {v:?} is not {w:?} + r·dir"
+                );
+            }
+            let side = within_flat(theta - std::f64::consts::FRAC_PI_2);
+            let s = to_f64(&capsule.local_support_point(&d_t).coords);
+            let vs = vertices(&out);
+            match out.id {
+                FeatureId::Edge(0) => {
+                    assert_ne!(side, Some(false), "{what}: side outside the flat angle");
+                    assert_eq!(out.vertex_ids, vec![0, 1]);
+                    assert!(
+                        common::distance_to_segment(&s, &vs[0], &vs[1]) <= tol,
+                        "{what}"
+                    );
+                    seen[0] += 1;
+                }
+                FeatureId::Vertex(id) => {
+                    assert_ne!(side, Some(true), "{what}: side expected");
+                    assert_eq!(id, u32::from(d.y > 0.0), "{what}");
+                    assert!((vs[0] - s).amax() <= tol, "{what}: {vs:?} vs support {s:?}");
+                    seen[1] += 1;
+                }
+                other => panic!("{what}: {other:?}"),
+            }
+        }
+        assert!(seen.iter().all(|&n| n > 50), "edge, vertex counts {seen:?}");
+    }
+    check::<f32>();
+    check::<f64>();
+}
+
+/// Every feature of every shape type (curved ones included) has a unit normal along `dir`, and
+/// a rounded shape's feature is its inner shape's pushed out by the border radius along the
+/// feature's normal, with the same ids.
+#[test]
+fn round_features_are_inner_features_offset_by_the_radius() {
+    fn check<T: Real>() {
+        let mut rng = rng(25);
+        let (mut out, mut inner) = (SupportFeature::default(), SupportFeature::default());
+        for kind in KINDS {
+            for spec in strategies::sample(kind, 12) {
+                let spec = spec.rounded::<T>();
+                let shape = spec.build::<T>();
+                let tol = tolerance::<T>(spec.scale());
+                for _ in 0..40 {
+                    let d = random_unit(&mut rng);
+                    let d_t = to_t::<T>(&d);
+                    let d = to_f64(&d_t);
+                    shape.local_support_feature(&d_t, &mut out);
+                    let what = format!("{spec:?} along {d:?} ({})", precision::<T>());
+                    check_feature(&out, &d, tol, &what);
+                    let Shape::Round(round) = &shape else {
+                        continue;
+                    };
+                    round.inner().local_support_feature(&d_t, &mut inner);
+                    assert_eq!(
+                        (out.id, out.normal, &out.vertex_ids),
+                        (inner.id, inner.normal, &inner.vertex_ids),
+                        "{what}"
+                    );
+                    let offset = to_f64(&out.normal.into_inner()) * round.border_radius().as_f64();
+                    for (v, w) in vertices(&out).iter().zip(vertices(&inner)) {
+                        assert!(
+                            (v - (w + offset)).amax() <= tol,
+                            "{what}: {v:?} is not {w:?} + r·n"
+                        );
+                    }
+                }
+            }
+        }
+        // The generic `Round` struct too: a rounded box's top face is the box's, lifted.
+        let round = Round::new(
+            Cuboid::new(to_t::<T>(&V::new(1.0, 2.0, 3.0))).expect("valid"),
+            T::lit(0.5),
+        )
+        .expect("valid");
+        round.local_support_feature(&to_t(&V::new(0.1, 1.0, -0.2)), &mut out);
+        assert_eq!(out.id, FeatureId::Face(2));
+        for v in vertices(&out) {
+            assert_eq!(v.y, 2.5);
+        }
+    }
+    check::<f32>();
+    check::<f64>();
+}
+
+/// `Shape::core` is exact: support(shape, d) = support(core, d) + radius · unit(d), for every
+/// type, nested rounding included; shapes without rounding are their own core (radius 0).
+#[test]
+fn core_radius_decomposition_is_exact() {
+    fn check<T: Real>() {
+        let mut rng = rng(26);
+        let mut specs: Vec<Spec> = KINDS
+            .iter()
+            .flat_map(|k| strategies::sample(k, 16))
+            .collect();
+        // Nested rounding (a rounded capsule rounded again): radii add up.
+        specs.push(Spec::Round {
+            inner: Box::new(Spec::Round {
+                inner: Box::new(Spec::Capsule {
+                    half_height: 1.0,
+                    radius: 0.5,
+                }),
+                border_radius: 0.25,
+            }),
+            border_radius: 0.125,
+        });
+        for spec in specs {
+            let spec = spec.rounded::<T>();
+            let shape = spec.build::<T>();
+            let (core, radius) = shape.core();
+            let tol = tolerance::<T>(spec.scale());
+            let want_radius = match &spec {
+                Spec::Ball { radius } | Spec::Capsule { radius, .. } => *radius,
+                Spec::Round { .. } => {
+                    let mut total = 0.0;
+                    let mut s = &spec;
+                    while let Spec::Round {
+                        inner,
+                        border_radius,
+                    } = s
+                    {
+                        total += border_radius;
+                        s = inner;
+                    }
+                    total
+                        + match s {
+                            Spec::Ball { radius } | Spec::Capsule { radius, .. } => *radius,
+                            _ => 0.0,
+                        }
+                }
+                _ => 0.0,
+            };
+            assert!(
+                (radius.as_f64() - want_radius).abs() <= tol,
+                "{spec:?}: radius {radius}"
+            );
+            for _ in 0..50 {
+                let d_t = to_t::<T>(&(random_unit(&mut rng) * rng.random_range(0.01..100.0)));
+                let d = to_f64(&d_t);
+                let full = to_f64(&shape.local_support_point(&d_t).coords);
+                let from_core =
+                    to_f64(&core.local_support_point(&d_t).coords) + unit(&d) * radius.as_f64();
+                assert!(
+                    (full - from_core).amax() <= tol,
+                    "{spec:?} along {d:?} ({}): shape {full:?}, core + radius {from_core:?}",
+                    precision::<T>()
+                );
+                if want_radius == 0.0 {
+                    assert_eq!(
+                        full,
+                        to_f64(&core.local_support_point(&d_t).coords),
+                        "{spec:?}"
+                    );
+                }
+            }
+        }
+    }
+    check::<f32>();
+    check::<f64>();
+}
+
+/// `Shape::aabb(pose)`: contains dense samples of the posed shape, and every face of the box is
+/// touched by the support point along that face's normal (tight); `local_aabb` is the analytic
+/// box of the parameters.
+#[test]
+fn aabbs_contain_the_shape_and_are_tight() {
+    fn check<T: Real>() {
+        let mut rng = rng(27);
+        let sphere = common::fibonacci_sphere(500);
+        let mut contained = 0usize;
+        for kind in KINDS {
+            for spec in strategies::sample(kind, 16) {
+                let spec = spec.rounded::<T>();
+                let shape = spec.build::<T>();
+                let local = shape.local_aabb();
+                let (lo, hi) = spec.local_aabb();
+                let tol = tolerance::<T>(spec.scale());
+                let what = format!("{spec:?} ({})", precision::<T>());
+                assert!(
+                    (to_f64(&local.mins.coords) - lo).amax() <= tol
+                        && (to_f64(&local.maxs.coords) - hi).amax() <= tol,
+                    "{what}: local box {local:?}, want {lo:?} .. {hi:?}"
+                );
+                let samples = spec.samples(&mut rng);
+                for _ in 0..8 {
+                    let pose = random_pose::<T>(&mut rng, 20.0);
+                    let aabb = shape.aabb(&pose);
+                    assert!(aabb.is_finite(), "{what}");
+                    let (mins, maxs) = (to_f64(&aabb.mins.coords), to_f64(&aabb.maxs.coords));
+                    let t = to_f64(&pose.translation.vector);
+                    let tol = tolerance::<T>(spec.scale() + t.norm());
+                    for k in 0..3 {
+                        for (sign, face) in [(1.0, maxs[k]), (-1.0, mins[k])] {
+                            let e = to_t::<T>(&V::ith(k, sign));
+                            let s = to_f64(&shape.support_point(&pose, &e).coords);
+                            assert!(
+                                (s[k] - face).abs() <= tol,
+                                "{what} at {pose:?}: box face {face} along {}{k}, support reaches {}",
+                                if sign > 0.0 { "+" } else { "−" },
+                                s[k]
+                            );
+                        }
+                    }
+                    let rotation = pose.rotation.to_rotation_matrix().matrix().map(T::as_f64);
+                    for p in samples.points(&sphere) {
+                        let w = rotation * p + t;
+                        assert!(
+                            (0..3).all(|k| w[k] >= mins[k] - tol && w[k] <= maxs[k] + tol),
+                            "{what} at {pose:?}: point {w:?} outside {mins:?} .. {maxs:?}"
+                        );
+                        contained += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            contained > 100_000,
+            "only {contained} sample points checked"
+        );
+    }
+    check::<f32>();
+    check::<f64>();
+}
+
+/// Asserts `result` is an error whose Display names `shape` and the field in backticks.
+#[track_caller]
+fn assert_names<S: std::fmt::Debug>(
+    result: Result<S, ShapeError>,
+    shape: &str,
+    field: &str,
+    negative: bool,
+) {
+    let error = result.expect_err("invalid parameters must be rejected");
+    let text = error.to_string();
+    assert!(
+        text.starts_with(&format!("{shape}: ")) && text.contains(&format!("`{field}`")),
+        "{error:?} displays as {text:?}, which does not name {shape} and `{field}`"
+    );
+    match (&error, negative) {
+        (ShapeError::Negative { field: f, .. }, true)
+        | (ShapeError::NotFinite { field: f, .. }, false) => {
+            assert_eq!(f, field);
+        }
+        _ => panic!("{error:?}: wrong variant (negative = {negative})"),
+    }
+}
+
+#[test]
+fn constructor_errors_name_the_field() {
+    fn check<T: Real>() {
+        let bad: [(T, bool); 4] = [
+            (T::nan(), false),
+            (T::infinity(), false),
+            (T::neg_infinity(), false),
+            (T::lit(-0.5), true),
+        ];
+        let one = T::one();
+        for (x, negative) in bad {
+            assert_names(Ball::new(x), "ball", "radius", negative);
+            for k in 0..3 {
+                let mut h = Vector::repeat(one);
+                h[k] = x;
+                assert_names(
+                    Cuboid::new(h),
+                    "cuboid",
+                    ["half_extents.x", "half_extents.y", "half_extents.z"][k],
+                    negative,
+                );
+            }
+            assert_names(Capsule::new(x, one), "capsule", "half_height", negative);
+            assert_names(Capsule::new(one, x), "capsule", "radius", negative);
+            assert_names(Cylinder::new(x, one), "cylinder", "half_height", negative);
+            assert_names(Cylinder::new(one, x), "cylinder", "radius", negative);
+            assert_names(Cone::new(x, one), "cone", "half_height", negative);
+            assert_names(Cone::new(one, x), "cone", "radius", negative);
+            assert_names(
+                Round::new(Ball::new(one).expect("valid"), x),
+                "round",
+                "border_radius",
+                negative,
+            );
+            assert_names(
+                Shape::round(Shape::Ball(Ball::new(one).expect("valid")), x),
+                "round",
+                "border_radius",
+                negative,
+            );
+            if negative {
+                continue; // points may have negative coordinates
+            }
+            for k in 0..3 {
+                let mut p = Point::origin();
+                p[k] = x;
+                let axis = ["x", "y", "z"][k];
+                let o = Point::origin();
+                assert_names(Segment::new(p, o), "segment", &format!("a.{axis}"), false);
+                assert_names(Segment::new(o, p), "segment", &format!("b.{axis}"), false);
+                assert_names(
+                    Triangle::new(p, o, o),
+                    "triangle",
+                    &format!("a.{axis}"),
+                    false,
+                );
+                assert_names(
+                    Triangle::new(o, p, o),
+                    "triangle",
+                    &format!("b.{axis}"),
+                    false,
+                );
+                assert_names(
+                    Triangle::new(o, o, p),
+                    "triangle",
+                    &format!("c.{axis}"),
+                    false,
+                );
+                let cloud = [o, Point::new(one, one, one), o, p];
+                assert_names(
+                    ConvexPolyhedron::from_points(&cloud),
+                    "convex",
+                    &format!("points[3].{axis}"),
+                    false,
+                );
+            }
+        }
+        let empty = ConvexPolyhedron::<T>::from_points(&[]).expect_err("no points");
+        assert_eq!(empty, ShapeError::EmptyPointCloud);
+        assert!(empty.to_string().contains("`points`"), "{empty}");
+        // Zero sizes are valid (a point, a flat box, …), and so is −0.0, which is not below 0.
+        assert!(Ball::new(T::zero()).is_ok() && Ball::new(-T::zero()).is_ok());
+        assert!(Cuboid::<T>::new(Vector::zeros()).is_ok());
+        // The first bad field is reported: capsule checks half_height before radius.
+        assert_names(
+            Capsule::new(T::nan(), T::lit(-1.0)),
+            "capsule",
+            "half_height",
+            false,
+        );
+    }
+    check::<f32>();
+    check::<f64>();
+}
+
+/// Regression: `Triangle::new` took its normal as the normalised cross product of two edges.
+///
+/// * On a sliver whose vertices are collinear up to rounding the cross product is rounding noise
+///   in an arbitrary direction. `a = (0.1, 0.3, 1)`, `b = (1, 2, 3)`, `c = (0.37, 0.81, 1.6)`
+///   (`a + 0.3 (b − a)`, rounded) got the normal `−y`, 38° away from perpendicular to `ab`, so
+///   its face polygon was far from planar about its normal — against the documented "some unit
+///   vector perpendicular to it". A proptest of `local_support_feature` on random slivers found
+///   it, in both precisions.
+/// * On a proper triangle of size ~1e±160 (f64) or ~1e±20 (f32) the cross product under- or
+///   overflowed, the degenerate fallback answered, and face 0's normal came out reversed
+///   (`(0,0,0), (s,0,0), (0,s,0)` got `−z`).
+///
+/// The normal is now the cross product of the edges scaled to unit size, made perpendicular to
+/// the longest edge: every vertex lies within ~ε·size of its plane, and the scale is irrelevant.
+#[test]
+fn triangle_normals_of_slivers_and_extreme_scales_are_right() {
+    fn plane_error<T: Real>(t: &Triangle<T>) -> f64 {
+        let n = to_f64(&t.normal().into_inner());
+        let [a, b, c] = t.vertices().map(|p| to_f64(&p.coords));
+        n.dot(&(b - a)).abs().max(n.dot(&(c - a)).abs())
+    }
+    fn check<T: Real>() {
+        let p = |x: f64, y: f64, z: f64| Point::from(to_t::<T>(&V::new(x, y, z)));
+        let sliver =
+            Triangle::new(p(0.1, 0.3, 1.0), p(1.0, 2.0, 3.0), p(0.37, 0.81, 1.6)).expect("valid");
+        let tol = tolerance::<T>(4.0);
+        assert!(
+            plane_error(&sliver) <= tol,
+            "{sliver:?}: vertices {:e} off the face plane",
+            plane_error(&sliver)
+        );
+
+        let mut rng = rng(28);
+        for _ in 0..2000 {
+            let (a, b) = (random_unit(&mut rng) * 3.0, random_unit(&mut rng) * 3.0);
+            let c = a + (b - a) * rng.random_range(0.0..1.0);
+            let t = Triangle::new(
+                Point::from(to_t::<T>(&a)),
+                Point::from(to_t(&b)),
+                Point::from(to_t(&c)),
+            )
+            .expect("valid");
+            assert!(
+                plane_error(&t) <= tolerance::<T>(6.0),
+                "{t:?}: {:e} off the plane",
+                plane_error(&t)
+            );
+        }
+
+        let exponents: &[i32] = if precision::<T>() == "f32" {
+            &[-30, -20, -10, 0, 10, 20, 30]
+        } else {
+            &[-300, -200, -160, -100, 0, 100, 160, 200, 300]
+        };
+        for &e in exponents {
+            let s = 10f64.powi(e);
+            for _ in 0..50 {
+                let [a, b, c] = [(); 3].map(|_| random_unit(&mut rng));
+                let exact = (b - a).cross(&(c - a));
+                if exact.norm() < 0.1 * (b - a).norm() * (c - a).norm() {
+                    continue; // only well-shaped triangles have a normal known to ~ε
+                }
+                let q = |v: V| Point::from(to_t::<T>(&(v * s)));
+                let t = Triangle::new(q(a), q(b), q(c)).expect("valid");
+                // The exact normal of the rounded vertices, from coordinates rescaled to ~1.
+                let [ra, rb, rc] = t.vertices().map(|v| to_f64(&v.coords) / s);
+                let want = (rb - ra).cross(&(rc - ra)).normalize();
+                let got = to_f64(&t.normal().into_inner());
+                assert!(
+                    got.dot(&want) > 1.0 - 1e-3,
+                    "triangle at scale 1e{e} ({}): normal {got:?}, want {want:?}",
+                    precision::<T>()
+                );
+            }
+        }
+    }
+    check::<f32>();
+    check::<f64>();
+}
+
+/// `SupportFeature::transform_by(pose)` of the feature along the local direction is the
+/// feature of the posed shape: vertices and normal mapped by the pose, ids unchanged, and the
+/// world support point along the world direction still on it (for polytope faces).
+#[test]
+fn transformed_features_follow_the_pose() {
+    fn check<T: Real>() {
+        let mut rng = rng(30);
+        let mut out = SupportFeature::default();
+        for kind in KINDS {
+            for spec in strategies::sample(kind, 8) {
+                let spec = spec.rounded::<T>();
+                let shape = spec.build::<T>();
+                for _ in 0..10 {
+                    let pose = random_pose::<T>(&mut rng, 10.0);
+                    let world_dir = to_t::<T>(&random_unit(&mut rng));
+                    let local_dir = pose.inverse_transform_vector(&world_dir);
+                    shape.local_support_feature(&local_dir, &mut out);
+                    let local = out.clone();
+                    out.transform_by(&pose);
+                    let t = to_f64(&pose.translation.vector);
+                    let tol = tolerance::<T>(spec.scale() + t.norm());
+                    let what = format!("{spec:?} at {pose:?} ({})", precision::<T>());
+                    assert_eq!((out.id, &out.vertex_ids), (local.id, &local.vertex_ids));
+                    let rotation = pose.rotation.to_rotation_matrix().matrix().map(T::as_f64);
+                    for (w, l) in vertices(&out).iter().zip(vertices(&local)) {
+                        assert!(
+                            (w - (rotation * l + t)).amax() <= tol,
+                            "{what}: {w:?} vs {l:?}"
+                        );
+                    }
+                    let n = to_f64(&out.normal.into_inner());
+                    let want = rotation * to_f64(&local.normal.into_inner());
+                    assert!(
+                        (n - want).amax() <= tol,
+                        "{what}: normal {n:?}, want {want:?}"
+                    );
+                    check_feature(&out, &to_f64(&world_dir), tol, &what);
+                }
+            }
+        }
+    }
+    check::<f32>();
+    check::<f64>();
+}
