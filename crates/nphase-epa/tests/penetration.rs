@@ -1,0 +1,378 @@
+//! EPA against closed forms and an independent brute force, f32 and f64.
+//!
+//! Every case goes through GJK first (as in the pipeline) and hands EPA the `Intersecting`
+//! simplex. Tolerances follow DESIGN.md: 1e-9 × size in f64, 1e-4 × size in f32 (polytopes
+//! converge exactly up to rounding; the curved cases get 1e-7 × size in f64).
+
+use nphase_epa::{EpaOptions, EpaStatus, EpaWorkspace, Penetration, penetration};
+use nphase_gjk::{GjkInput, GjkStatus, SimplexCache, closest_points};
+use nphase_math::nalgebra::Translation3;
+use nphase_math::{Isometry, Point, Real, Vector};
+use nphase_shapes::{ConvexPolyhedron, Cuboid, Cylinder, Segment, SupportMap, Triangle};
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64;
+
+/// GJK, then EPA on its simplex; panics unless the cores overlap.
+fn depth<A, B, T>(
+    input: &GjkInput<'_, A, B, T>,
+    options: &EpaOptions,
+    ws: &mut EpaWorkspace<T>,
+) -> (Penetration<T>, EpaStatus<T>)
+where
+    A: SupportMap<T>,
+    B: SupportMap<T>,
+    T: Real,
+{
+    let mut cache = SimplexCache::EMPTY;
+    let GjkStatus::Intersecting(simplex) = closest_points(input, &mut cache).status else {
+        panic!("the cores overlap");
+    };
+    let out = penetration(input, &simplex, options, ws);
+    (*out.status.penetration(), out.status)
+}
+
+fn tol<T: Real>(size: f64) -> f64 {
+    if size_of::<T>() == 4 {
+        1e-4 * size
+    } else {
+        1e-9 * size
+    }
+}
+
+/// Checks the penetration's own consistency: unit normal, `point2 − point1 = −depth · n`.
+fn consistent<T: Real>(p: &Penetration<T>, tolerance: f64) {
+    let n = p.normal.into_inner();
+    assert!((n.norm().as_f64() - 1.0).abs() < 1e-5);
+    let mismatch = ((p.point2 - p.point1) + n * p.depth).norm().as_f64();
+    assert!(
+        mismatch <= tolerance,
+        "witness pair off −depth·n by {mismatch:e}"
+    );
+}
+
+/// Two axis-aligned boxes overlapping along x by a known amount, with random lateral offsets:
+/// the depth of two overlapping axis-aligned boxes is the smallest per-axis overlap
+/// `ha_i + hb_i − |d_i|`, along that axis; witnesses on the two faces.
+fn boxes_overlapping_along_x<T: Real>() {
+    let mut rng = Pcg64::seed_from_u64(11);
+    let mut ws = EpaWorkspace::new();
+    let mut along_x = 0;
+    for _ in 0..500 {
+        let ha: Vector<f64> = Vector::new(
+            rng.random_range(0.2..2.0),
+            rng.random_range(0.2..2.0),
+            rng.random_range(0.2..2.0),
+        );
+        let hb: Vector<f64> = Vector::new(
+            rng.random_range(0.2..2.0),
+            rng.random_range(0.2..2.0),
+            rng.random_range(0.2..2.0),
+        );
+        let overlap = rng.random_range(1e-3..0.9) * ha.x.min(hb.x);
+        let dy = rng.random_range(-0.9..0.9) * ha.y.min(hb.y);
+        let dz = rng.random_range(-0.9..0.9) * ha.z.min(hb.z);
+        let a = Cuboid::new(ha.map(T::lit)).expect("valid");
+        let b = Cuboid::new(hb.map(T::lit)).expect("valid");
+        let x = ha.x + hb.x - overlap;
+        let pos12 = Isometry::translation(T::lit(x), T::lit(dy), T::lit(dz));
+        let (p, status) = depth(
+            &GjkInput::new(&a, &b, pos12),
+            &EpaOptions::default(),
+            &mut ws,
+        );
+        let size = ha.norm().max(hb.norm());
+        assert!(matches!(status, EpaStatus::Converged(_)), "{status:?}");
+        let overlaps = [overlap, ha.y + hb.y - dy.abs(), ha.z + hb.z - dz.abs()];
+        let expected = overlaps.iter().copied().fold(f64::INFINITY, f64::min);
+        assert!(
+            (p.depth.as_f64() - expected).abs() <= tol::<T>(size),
+            "depth {} vs {expected}",
+            p.depth
+        );
+        consistent(&p, tol::<T>(size));
+        let second = overlaps
+            .iter()
+            .copied()
+            .filter(|&o| o != expected)
+            .fold(f64::INFINITY, f64::min);
+        if overlap == expected && second - expected > 1e-3 {
+            assert!(
+                (p.normal.x.as_f64() - 1.0).abs() <= tol::<T>(1.0),
+                "normal {:?}",
+                p.normal
+            );
+            assert!(
+                (p.point1.x.as_f64() - ha.x).abs() <= tol::<T>(size),
+                "witness on A's +x face"
+            );
+            along_x += 1;
+        }
+    }
+    // The sample is representative: a fair share of the pairs are shallowest along x.
+    assert!(along_x > 100, "only {along_x} pairs shallowest along x");
+}
+
+#[test]
+fn boxes_overlapping_along_the_shallowest_axis() {
+    boxes_overlapping_along_x::<f64>();
+    boxes_overlapping_along_x::<f32>();
+}
+
+/// A ball (a point core with a radius) inside a box: depth = the distance to the nearest face
+/// plus the radius, normal = that face's outward normal. The radius is added exactly.
+fn ball_inside_box<T: Real>() {
+    let mut rng = Pcg64::seed_from_u64(12);
+    let mut ws = EpaWorkspace::new();
+    let point = Segment::new(Point::origin(), Point::origin()).expect("valid");
+    for _ in 0..500 {
+        let h = Vector::new(
+            rng.random_range(0.5..2.0),
+            rng.random_range(0.5..2.0),
+            rng.random_range(0.5..2.0),
+        );
+        let c = Vector::new(
+            rng.random_range(-0.9..0.9) * h.x,
+            rng.random_range(-0.9..0.9) * h.y,
+            rng.random_range(-0.9..0.9) * h.z,
+        );
+        let radius = rng.random_range(0.0..0.5);
+        let cube = Cuboid::new(h.map(T::lit)).expect("valid");
+        // A = the ball at c, B = the box at the origin: pos12 = translation by −c.
+        let pos12 = Isometry::translation(T::lit(-c.x), T::lit(-c.y), T::lit(-c.z));
+        let input = GjkInput::new(&point, &cube, pos12).with_radii(T::lit(radius), T::zero());
+        let (p, _) = depth(&input, &EpaOptions::default(), &mut ws);
+        let gaps = [
+            h.x - c.x,
+            h.x + c.x,
+            h.y - c.y,
+            h.y + c.y,
+            h.z - c.z,
+            h.z + c.z,
+        ];
+        let nearest = gaps.iter().copied().fold(f64::INFINITY, f64::min);
+        let size = h.norm();
+        assert!(
+            (p.depth.as_f64() - (nearest + radius)).abs() <= tol::<T>(size),
+            "depth {} vs {}",
+            p.depth,
+            nearest + radius
+        );
+        consistent(&p, tol::<T>(size));
+    }
+}
+
+#[test]
+fn ball_inside_box_gets_the_nearest_face() {
+    ball_inside_box::<f64>();
+    ball_inside_box::<f32>();
+}
+
+/// A cylinder standing in a box whose top face is `depth` above the cylinder's bottom cap, the
+/// cylinder well inside laterally: the depth is that overlap along y (the cap is flat, so EPA's
+/// face lies exactly on it) and converges to the strict tolerance.
+fn cylinder_standing_in_box<T: Real>() {
+    let mut ws = EpaWorkspace::new();
+    let options = EpaOptions {
+        curved: true,
+        ..EpaOptions::default()
+    };
+    for overlap in [1e-4, 0.01, 0.1, 0.3] {
+        let cylinder = Cylinder::new(T::lit(0.5), T::lit(0.3)).expect("valid");
+        let ground = Cuboid::new(Vector::new(5.0, 0.5, 5.0).map(T::lit)).expect("valid");
+        // Cylinder at the origin; the ground's top face at y = −0.5 + overlap.
+        let pos12 = Isometry::translation(T::zero(), T::lit(-1.0 + overlap), T::zero());
+        let (p, _) = depth(&GjkInput::new(&cylinder, &ground, pos12), &options, &mut ws);
+        assert!(
+            (p.depth.as_f64() - overlap).abs() <= tol::<T>(5.0),
+            "depth {} vs {overlap}",
+            p.depth
+        );
+        assert!(
+            (p.normal.y.as_f64() + 1.0).abs() <= tol::<T>(1.0),
+            "normal {:?}",
+            p.normal
+        );
+        consistent(&p, tol::<T>(5.0));
+    }
+}
+
+#[test]
+fn cylinder_standing_in_a_box() {
+    cylinder_standing_in_box::<f64>();
+    cylinder_standing_in_box::<f32>();
+}
+
+/// Brute force: the penetration depth of two polytopes is the distance from the origin to the
+/// boundary of their Minkowski difference, i.e. the smallest plane distance over the faces of
+/// the convex hull of {a_i − b_j} (built by the exact hull, independent of EPA).
+fn brute_force_depth(a: &[Point<f64>], b: &[Point<f64>]) -> Option<f64> {
+    let diff: Vec<Point<f64>> = a
+        .iter()
+        .flat_map(|p| b.iter().map(move |q| Point::from(p - q)))
+        .collect();
+    let hull = ConvexPolyhedron::from_points(&diff).ok()?;
+    if hull.dimension() < 3 {
+        return None;
+    }
+    let mut depth = f64::INFINITY;
+    for i in 0..hull.face_count() {
+        let face = hull.face(i);
+        let v0 = hull.vertices()[face.vertex_ids[0] as usize];
+        depth = depth.min(face.normal.dot(&v0.coords));
+    }
+    (depth > 0.0).then_some(depth)
+}
+
+fn random_polytopes<T: Real>() {
+    let mut rng = Pcg64::seed_from_u64(13);
+    let mut ws = EpaWorkspace::new();
+    let mut checked = 0;
+    for _ in 0..600 {
+        let n_a = rng.random_range(4..12);
+        let n_b = rng.random_range(4..12);
+        let mut cloud = |n: usize, offset: f64| -> Vec<Point<f64>> {
+            (0..n)
+                .map(|_| {
+                    let p = Point::new(
+                        rng.random_range(-1.0..1.0),
+                        rng.random_range(-1.0..1.0),
+                        rng.random_range(-1.0..1.0),
+                    );
+                    // Round to T so both sides describe the same points.
+                    p.map(|x: f64| T::lit(x + offset).as_f64())
+                })
+                .collect()
+        };
+        let a = cloud(n_a, 0.0);
+        let b = cloud(n_b, 0.3);
+        let Some(expected) = brute_force_depth(&a, &b) else {
+            continue;
+        };
+        let ha =
+            ConvexPolyhedron::from_points(&a.iter().map(|p| p.map(T::lit)).collect::<Vec<_>>())
+                .expect("valid");
+        let hb =
+            ConvexPolyhedron::from_points(&b.iter().map(|p| p.map(T::lit)).collect::<Vec<_>>())
+                .expect("valid");
+        let input = GjkInput::new(&ha, &hb, Isometry::identity());
+        let (p, status) = depth(&input, &EpaOptions::default(), &mut ws);
+        assert!(matches!(status, EpaStatus::Converged(_)), "{status:?}");
+        assert!(
+            (p.depth.as_f64() - expected).abs() <= tol::<T>(2.0),
+            "depth {} vs brute force {expected}",
+            p.depth
+        );
+        consistent(&p, tol::<T>(2.0));
+        checked += 1;
+    }
+    // The sample is representative: most random pairs this close overlap.
+    assert!(checked > 300, "only {checked} overlapping pairs");
+}
+
+#[test]
+fn random_polytopes_match_brute_force() {
+    random_polytopes::<f64>();
+    random_polytopes::<f32>();
+}
+
+/// Flat Minkowski differences: the shapes touch (depth 0) and the normal is perpendicular to
+/// the flat set — never an arbitrary axis. Two coplanar overlapping triangles: D lies in their
+/// plane; the normal is ±the plane normal.
+#[test]
+fn coplanar_triangles_touch_with_the_plane_normal() {
+    let t = |p: [[f64; 3]; 3]| {
+        Triangle::new(Point::from(p[0]), Point::from(p[1]), Point::from(p[2])).expect("valid")
+    };
+    let a: Triangle<f64> = t([[0.0, 0.0, 0.0], [2.0, 0.0, 0.0], [0.0, 0.0, 2.0]]);
+    let b = t([[0.5, 0.0, 0.5], [1.5, 0.0, 0.2], [0.3, 0.0, 1.4]]);
+    let input = GjkInput::new(&a, &b, Isometry::identity());
+    let mut cache = SimplexCache::EMPTY;
+    let GjkStatus::Intersecting(simplex) = closest_points(&input, &mut cache).status else {
+        panic!("coplanar overlapping triangles intersect");
+    };
+    let out = penetration(
+        &input,
+        &simplex,
+        &EpaOptions::default(),
+        &mut EpaWorkspace::new(),
+    );
+    let p = out.status.penetration();
+    assert!(p.depth.abs() < 1e-12, "depth {}", p.depth);
+    assert!(
+        (p.normal.y.abs() - 1.0).abs() < 1e-12,
+        "normal {:?}",
+        p.normal
+    );
+}
+
+/// Two segments crossing at a point: D is a parallelogram through the origin (flat); depth 0
+/// and a normal perpendicular to both segments.
+#[test]
+fn crossing_segments_touch_with_a_perpendicular_normal() {
+    let a: Segment<f64> =
+        Segment::new(Point::new(-1.0, 0.0, 0.0), Point::new(1.0, 0.0, 0.0)).expect("valid");
+    let b = Segment::new(Point::new(0.0, 0.0, -1.0), Point::new(0.0, 0.0, 1.0)).expect("valid");
+    let input = GjkInput::new(&a, &b, Isometry::identity());
+    let mut cache = SimplexCache::EMPTY;
+    let GjkStatus::Intersecting(simplex) = closest_points(&input, &mut cache).status else {
+        panic!("crossing segments intersect");
+    };
+    let out = penetration(
+        &input,
+        &simplex,
+        &EpaOptions::default(),
+        &mut EpaWorkspace::new(),
+    );
+    let p = out.status.penetration();
+    assert!(p.depth.abs() < 1e-12, "depth {}", p.depth);
+    assert!(
+        (p.normal.y.abs() - 1.0).abs() < 1e-12,
+        "normal {:?}",
+        p.normal
+    );
+}
+
+/// Shapes touching at a single point (D reaches the origin on its boundary): GJK's touching
+/// simplex has fewer than four vertices, EPA grows it, and the depth is 0 with the face normal.
+#[test]
+fn boxes_touching_corner_to_face_have_zero_depth() {
+    let a = Cuboid::new(Vector::new(0.5, 0.5, 0.5)).expect("valid");
+    let b = Cuboid::new(Vector::new(0.5, 0.5, 0.5)).expect("valid");
+    // B rotated to stand on a corner exactly on A's top face.
+    let rotation =
+        nphase_math::Rotation::from_scaled_axis(Vector::new(0.0, 0.0, std::f64::consts::FRAC_PI_4))
+            * nphase_math::Rotation::from_scaled_axis(Vector::new(
+                (1.0f64 / 2f64.sqrt()).atan(),
+                0.0,
+                0.0,
+            ));
+    let lowest = [-1.0, 1.0]
+        .iter()
+        .flat_map(|&x| {
+            [-1.0, 1.0]
+                .iter()
+                .flat_map(move |&y| [-1.0, 1.0].map(move |z| rotation * Vector::new(x, y, z) * 0.5))
+        })
+        .fold(f64::INFINITY, |m, v| m.min(v.y));
+    let pos12 = Isometry::from_parts(Translation3::new(0.1, 0.5 - lowest, -0.05), rotation);
+    let input = GjkInput::new(&a, &b, pos12);
+    let mut cache = SimplexCache::EMPTY;
+    let status = closest_points(&input, &mut cache).status;
+    let p = match status {
+        GjkStatus::Intersecting(simplex) => *penetration(
+            &input,
+            &simplex,
+            &EpaOptions::default(),
+            &mut EpaWorkspace::new(),
+        )
+        .status
+        .penetration(),
+        GjkStatus::Separated(c) => {
+            assert!(c.distance.abs() < 1e-12, "distance {}", c.distance);
+            return;
+        }
+        other => panic!("{other:?}"),
+    };
+    assert!(p.depth.abs() < 1e-12, "depth {}", p.depth);
+    assert!((p.normal.y - 1.0).abs() < 1e-9, "normal {:?}", p.normal);
+}
