@@ -372,6 +372,8 @@ where
     }
 
     let mut momentum = Momentum::new(input.options.acceleration, state.v);
+    let mut last_dir = state.v;
+    let mut retries = 0u32;
     let mut last_w = state.v;
     loop {
         if stats.iterations >= input.options.max_iterations {
@@ -391,6 +393,7 @@ where
             }
         };
         stats.iterations += 1;
+        last_dir = dir;
         let w = md.support(&-dir, hint_a, hint_b);
         stats.support_calls += 1;
         hint_a = w.id_a;
@@ -467,9 +470,33 @@ where
             break;
         }
         if had_point && norm2 >= previous_norm2 {
-            (state.simplex, state.v, state.weights) = previous;
+            // A new simplex whose |v|² is within rounding of the old one is at least as good in
+            // exact arithmetic, and when it is a triangle in a face of D its normal and plane
+            // distance are exact: keep it (the lateral improvement it holds is below what |v|²
+            // can show). Otherwise restore the previous simplex.
+            let rounding = T::lit(8.0)
+                * T::TOLERANCES.epsilon
+                * Float::sqrt(previous_norm2)
+                * Float::sqrt(state.size2);
+            if norm2 - previous_norm2 > rounding || momentum.is_some() {
+                (state.simplex, state.v, state.weights) = previous;
+            }
             if momentum.is_some() {
                 momentum = None;
+                continue;
+            }
+            // If the kept simplex's refined direction differs from the one the last support
+            // was taken along, one more support along it can still close the gap (its lower
+            // bound is exact where the simplex lies in a face of D).
+            let v_norm = state.v.norm();
+            let refined = state.refined_direction(v_norm).0;
+            let last = last_dir / last_dir.norm();
+            let noise = T::lit(64.0) * T::TOLERANCES.epsilon;
+            if retries < 2
+                && refined.cross(&last).norm() > noise
+                && !state.gap_closed(tol.gjk_relative_gap)
+            {
+                retries += 1;
                 continue;
             }
             stats.exit = GjkExit::NoProgress;
@@ -499,8 +526,16 @@ where
     cache.store(&state.simplex, state.v);
     let status = match stats.exit {
         GjkExit::IterationCap => GjkStatus::IterationLimit(closest),
+        // The gap is judged on the refined distance (a face's plane distance where the
+        // simplex lies in a face of D): `|v|` itself can carry a lateral rounding error that
+        // GJK cannot remove any more, while the plane distance is exact.
         GjkExit::NoProgress | GjkExit::RepeatedVertex
-            if !state.gap_closed(tol.gjk_relative_gap) =>
+            if closest.distance - closest.lower_bound
+                > tol.gjk_relative_gap
+                    * (closest.distance
+                        + input.radius1
+                        + input.radius2
+                        + Float::sqrt(state.size2)) =>
         {
             GjkStatus::Stalled {
                 estimate: closest,
