@@ -372,7 +372,7 @@ where
     }
 
     let mut momentum = Momentum::new(input.options.acceleration, state.v);
-    let mut last_dir = state.v;
+    let mut last_dir;
     let mut retries = 0u32;
     let mut last_w = state.v;
     loop {

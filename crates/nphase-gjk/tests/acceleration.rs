@@ -196,7 +196,7 @@ fn plain_gjk_on_curved_pairs_near_touching_f64() {
     failures.assert_none_within(
         "curved, near touching, f64",
         cases.len(),
-        common::NEAR_TOUCHING_CURVED_STALL_BUDGET,
+        NEAR_TOUCHING_CURVED_STALL_BUDGET,
     );
 }
 
