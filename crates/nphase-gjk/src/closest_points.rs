@@ -624,6 +624,13 @@ impl<T: Real> State<T> {
             closest.point1 += (new - old) * radius1;
             closest.point2 -= (new - old) * radius2;
             closest.normal = UnitVector::new_unchecked(new);
+            // Align the witness pair with the new normal: each point moves by half of the
+            // tangential mismatch (|v|·sin∠, tiny next to the surfaces' curvature), which keeps
+            // them on their surfaces to second order and makes `point2 − point1 = distance·n`.
+            let mismatch = (closest.point2 - closest.point1) - new * closest.distance;
+            let half = mismatch * T::lit(0.5);
+            closest.point1 += half;
+            closest.point2 -= half;
         }
     }
 

@@ -151,18 +151,23 @@ pub fn query_pair<T: Real>(
                     (-p.depth <= prediction).then(|| {
                         // EPA's normal and distance settle the answer. Its witness pair comes from
                         // a face's barycentric point, which is off `dist·n` when the origin lies
-                        // outside the polytope near an edge; GJK's pair (a tiny distance apart) is
-                        // then the more consistent one.
+                        // outside the polytope near an edge, and GJK's pair may lean too. The pair
+                        // with the smaller mismatch is aligned with EPA's normal: each point moves
+                        // by half the (small, tangential) mismatch, which keeps it on its surface
+                        // to second order.
                         let mut c = penetration_contact(&p, ContactQuality::Converged);
                         let n = c.normal.into_inner();
-                        let mismatch =
-                            |p1: &Point<T>, p2: &Point<T>| ((p2 - p1) - n * c.dist).norm();
-                        if mismatch(&estimate.point1, &estimate.point2)
-                            < mismatch(&c.point1, &c.point2)
-                        {
-                            c.point1 = estimate.point1;
-                            c.point2 = estimate.point2;
-                        }
+                        let mismatch = |p1: &Point<T>, p2: &Point<T>| (p2 - p1) - n * c.dist;
+                        let m_gjk = mismatch(&estimate.point1, &estimate.point2);
+                        let m_epa = mismatch(&c.point1, &c.point2);
+                        let (p1, p2, m) = if m_gjk.norm() < m_epa.norm() {
+                            (estimate.point1, estimate.point2, m_gjk)
+                        } else {
+                            (c.point1, c.point2, m_epa)
+                        };
+                        let half = m * T::lit(0.5);
+                        c.point1 = p1 + half;
+                        c.point2 = p2 - half;
                         c
                     })
                 }
