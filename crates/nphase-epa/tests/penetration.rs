@@ -275,61 +275,48 @@ fn random_polytopes_match_brute_force() {
     random_polytopes::<f32>();
 }
 
-/// Flat Minkowski differences: the shapes touch (depth 0) and the normal is perpendicular to
-/// the flat set — never an arbitrary axis. Two coplanar overlapping triangles: D lies in their
-/// plane; the normal is ±the plane normal.
+/// GJK then EPA on two shapes whose Minkowski difference is flat and passes through the
+/// origin: the shapes touch, so the depth is 0, and the normal must be perpendicular to the
+/// flat set — never an arbitrary axis. In both cases below that is ±y.
+fn assert_touching_along_y<A: SupportMap<f64>, B: SupportMap<f64>>(a: &A, b: &B, what: &str) {
+    let input = GjkInput::new(a, b, Isometry::identity());
+    let mut cache = SimplexCache::EMPTY;
+    let GjkStatus::Intersecting(simplex) = closest_points(&input, &mut cache).status else {
+        panic!("{what} intersect");
+    };
+    let out = penetration(
+        &input,
+        &simplex,
+        &EpaOptions::default(),
+        &mut EpaWorkspace::new(),
+    );
+    let p = out.status.penetration();
+    assert!(p.depth.abs() < 1e-12, "{what}: depth {}", p.depth);
+    assert!(
+        (p.normal.y.abs() - 1.0).abs() < 1e-12,
+        "{what}: normal {:?}",
+        p.normal
+    );
+}
+
+/// Two coplanar overlapping triangles (in y = 0): D lies in their plane.
 #[test]
 fn coplanar_triangles_touch_with_the_plane_normal() {
     let t = |p: [[f64; 3]; 3]| {
         Triangle::new(Point::from(p[0]), Point::from(p[1]), Point::from(p[2])).expect("valid")
     };
-    let a: Triangle<f64> = t([[0.0, 0.0, 0.0], [2.0, 0.0, 0.0], [0.0, 0.0, 2.0]]);
+    let a = t([[0.0, 0.0, 0.0], [2.0, 0.0, 0.0], [0.0, 0.0, 2.0]]);
     let b = t([[0.5, 0.0, 0.5], [1.5, 0.0, 0.2], [0.3, 0.0, 1.4]]);
-    let input = GjkInput::new(&a, &b, Isometry::identity());
-    let mut cache = SimplexCache::EMPTY;
-    let GjkStatus::Intersecting(simplex) = closest_points(&input, &mut cache).status else {
-        panic!("coplanar overlapping triangles intersect");
-    };
-    let out = penetration(
-        &input,
-        &simplex,
-        &EpaOptions::default(),
-        &mut EpaWorkspace::new(),
-    );
-    let p = out.status.penetration();
-    assert!(p.depth.abs() < 1e-12, "depth {}", p.depth);
-    assert!(
-        (p.normal.y.abs() - 1.0).abs() < 1e-12,
-        "normal {:?}",
-        p.normal
-    );
+    assert_touching_along_y(&a, &b, "coplanar overlapping triangles");
 }
 
-/// Two segments crossing at a point: D is a parallelogram through the origin (flat); depth 0
-/// and a normal perpendicular to both segments.
+/// Two segments crossing at a point (along x and along z): D is a parallelogram through the
+/// origin in the plane y = 0.
 #[test]
 fn crossing_segments_touch_with_a_perpendicular_normal() {
-    let a: Segment<f64> =
-        Segment::new(Point::new(-1.0, 0.0, 0.0), Point::new(1.0, 0.0, 0.0)).expect("valid");
+    let a = Segment::new(Point::new(-1.0, 0.0, 0.0), Point::new(1.0, 0.0, 0.0)).expect("valid");
     let b = Segment::new(Point::new(0.0, 0.0, -1.0), Point::new(0.0, 0.0, 1.0)).expect("valid");
-    let input = GjkInput::new(&a, &b, Isometry::identity());
-    let mut cache = SimplexCache::EMPTY;
-    let GjkStatus::Intersecting(simplex) = closest_points(&input, &mut cache).status else {
-        panic!("crossing segments intersect");
-    };
-    let out = penetration(
-        &input,
-        &simplex,
-        &EpaOptions::default(),
-        &mut EpaWorkspace::new(),
-    );
-    let p = out.status.penetration();
-    assert!(p.depth.abs() < 1e-12, "depth {}", p.depth);
-    assert!(
-        (p.normal.y.abs() - 1.0).abs() < 1e-12,
-        "normal {:?}",
-        p.normal
-    );
+    assert_touching_along_y(&a, &b, "crossing segments");
 }
 
 /// Shapes touching at a single point (D reaches the origin on its boundary): GJK's touching
