@@ -127,7 +127,11 @@ fn box_resting_on_a_box() {
 #[test]
 fn box_resting_on_a_box_turned_45_degrees() {
     let turn = core::f64::consts::FRAC_PI_4;
-    let cube = at(1, cuboid(0.5, 0.5, 0.5), pose([0.0, 0.49, 0.0], [0.0, turn, 0.0]));
+    let cube = at(
+        1,
+        cuboid(0.5, 0.5, 0.5),
+        pose([0.0, 0.49, 0.0], [0.0, turn, 0.0]),
+    );
     check("box_on_box_turned_45", &[ground(), cube], &[(0, 1)]);
 }
 
@@ -238,7 +242,11 @@ fn hull_resting_on_a_hull() {
         })
         .collect();
     let colliders = [
-        at(0, Shape::convex(&slab).expect("valid hull"), Isometry::identity()),
+        at(
+            0,
+            Shape::convex(&slab).expect("valid hull"),
+            Isometry::identity(),
+        ),
         at(
             1,
             Shape::convex(&prism).expect("valid hull"),
@@ -267,7 +275,11 @@ fn stack_of_three_boxes() {
         at(2, unit(), pose([0.0, 1.48, 0.0], [0.0, 0.3, 0.0])),
         at(3, unit(), pose([0.0, 2.47, 0.0], [0.0; 3])),
     ];
-    check("stack_of_three_boxes", &colliders, &[(0, 1), (1, 2), (2, 3)]);
+    check(
+        "stack_of_three_boxes",
+        &colliders,
+        &[(0, 1), (1, 2), (2, 3)],
+    );
 }
 
 /// Two unit cubes side by side along x, touching face to face (distance exactly 0).
@@ -278,7 +290,11 @@ fn stack_of_three_boxes() {
 fn two_flush_unit_cubes() {
     let colliders = [
         at(0, cuboid(0.5, 0.5, 0.5), Isometry::identity()),
-        at(1, cuboid(0.5, 0.5, 0.5), Isometry::translation(1.0, 0.0, 0.0)),
+        at(
+            1,
+            cuboid(0.5, 0.5, 0.5),
+            Isometry::translation(1.0, 0.0, 0.0),
+        ),
     ];
     check("flush_unit_cubes", &colliders, &[(0, 1)]);
 }

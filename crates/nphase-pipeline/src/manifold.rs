@@ -25,7 +25,7 @@
 
 use arrayvec::ArrayVec;
 use nphase_math::{Isometry, Point, Real, UnitVector, Vector};
-use nphase_shapes::{FeatureMap, Shape, SupportFeature};
+use nphase_shapes::{FeatureId, FeatureMap, Shape, SupportFeature};
 use num_traits::Float;
 
 use crate::LocalContact;
@@ -146,32 +146,44 @@ pub fn build_manifold<T: Real>(
     let merge = T::lit(MERGE_RADIUS) * size;
     remove_duplicates(&mut ws.candidates, merge);
     // The exact witness joins when clipping found nothing or only shallower points (a curved
-    // surface polygonised, or a rounding error of the clipping): the deepest point then agrees
-    // with the pair query. A clipped point within the merge radius of it takes its place and
-    // keeps its id.
+    // surface polygonised): the deepest point then agrees with the pair query. A clipped point
+    // at the same place (within the merge radius) becomes the witness — its id always, its
+    // geometry if deeper — whether or not the witness is needed, so that rounding noise never
+    // switches the point's id from one frame to the next. (A clipped point there is typically
+    // where the incident edge crosses the side planes at a reference vertex: which of the two
+    // planes meeting there it crosses first, and so its id, is down to rounding; the witness's
+    // id names the vertex.)
     let deepest = ws
         .candidates
         .iter()
         .fold(T::infinity(), |m, c| Float::min(m, c.dist));
-    if ws.candidates.is_empty() || deepest > contact.dist + T::TOLERANCES.accuracy * size {
-        let witness = PointCandidate {
-            point1: contact.point1,
-            point2: contact.point2,
-            dist: contact.dist,
-            id: mix(feature_ids, u32::MAX),
-        };
-        match ws
-            .candidates
-            .iter_mut()
-            .find(|c| (c.point1 - witness.point1).norm() <= merge)
-        {
-            Some(c) => {
-                *c = PointCandidate {
-                    id: c.id,
-                    ..witness
-                }
+    let witness = PointCandidate {
+        point1: contact.point1,
+        point2: contact.point2,
+        dist: contact.dist,
+        id: mix(
+            mix(
+                touching_part(&ws.feature1, &contact.point1, merge),
+                touching_part(&ws.feature2, &contact.point2, merge),
+            ),
+            u32::MAX,
+        ),
+    };
+    match ws
+        .candidates
+        .iter_mut()
+        .find(|c| (c.point1 - witness.point1).norm() <= merge)
+    {
+        Some(c) => {
+            c.id = witness.id;
+            if witness.dist < c.dist {
+                *c = witness;
             }
-            None => ws.candidates.push(witness),
+        }
+        None => {
+            if ws.candidates.is_empty() || deepest > contact.dist + T::TOLERANCES.accuracy * size {
+                ws.candidates.push(witness);
+            }
         }
     }
     reduce_to_four(&mut ws.candidates, &n);
@@ -314,6 +326,36 @@ fn clip_features<T: Real>(
             id: mix(feature_ids, v.id),
         });
     }
+}
+
+/// The id of the smallest part of `feature` that holds `point` (within `radius`): one of its
+/// vertices, one of its edges, or the whole feature. A box corner touching a ball is the same
+/// corner whichever of its three faces the supporting-feature query returns for a normal in
+/// the corner's normal cone, so the witness keeps its id while the normal wanders in it.
+fn touching_part<T: Real>(feature: &SupportFeature<T>, point: &Point<T>, radius: T) -> u32 {
+    let vs = &feature.vertices;
+    if vs.len() >= 2 {
+        if let Some(k) = vs.iter().position(|v| (v - point).norm() <= radius) {
+            return FeatureId::Vertex(feature.vertex_ids[k]).code();
+        }
+        let edges = if vs.len() == 2 { 1 } else { vs.len() };
+        for k in 0..edges {
+            let (a, b) = (vs[k], vs[(k + 1) % vs.len()]);
+            let ab = b - a;
+            let t = Float::min(
+                Float::max((point - a).dot(&ab) / ab.norm_squared(), T::zero()),
+                T::one(),
+            );
+            if (a + ab * t - point).norm() <= radius {
+                let (i, j) = (
+                    feature.vertex_ids[k],
+                    feature.vertex_ids[(k + 1) % vs.len()],
+                );
+                return mix(i.min(j), i.max(j)) | 0xc000_0000;
+            }
+        }
+    }
+    feature.id.code()
 }
 
 /// Removes every candidate within `radius` of an earlier one (keeping the deeper of the two in
