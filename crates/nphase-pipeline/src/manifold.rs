@@ -157,32 +157,40 @@ pub fn build_manifold<T: Real>(
         .candidates
         .iter()
         .fold(T::infinity(), |m, c| Float::min(m, c.dist));
-    let witness = PointCandidate {
-        point1: contact.point1,
-        point2: contact.point2,
-        dist: contact.dist,
-        id: mix(
+    let witness_id = |ws: &ManifoldWorkspace<T>| {
+        mix(
             mix(
                 touching_part(&ws.feature1, &contact.point1, merge),
                 touching_part(&ws.feature2, &contact.point2, merge),
             ),
             u32::MAX,
-        ),
+        )
     };
+    let witness = PointCandidate {
+        point1: contact.point1,
+        point2: contact.point2,
+        dist: contact.dist,
+        id: 0,
+    };
+    // The id is only worked out when the witness is kept (most resting contacts clip to
+    // points as deep as it, away from it).
     match ws
         .candidates
-        .iter_mut()
-        .find(|c| (c.point1 - witness.point1).norm() <= merge)
+        .iter()
+        .position(|c| (c.point1 - witness.point1).norm() <= merge)
     {
-        Some(c) => {
-            c.id = witness.id;
+        Some(k) => {
+            let id = witness_id(ws);
+            let c = &mut ws.candidates[k];
+            c.id = id;
             if witness.dist < c.dist {
-                *c = witness;
+                *c = PointCandidate { id, ..witness };
             }
         }
         None => {
             if ws.candidates.is_empty() || deepest > contact.dist + T::TOLERANCES.accuracy * size {
-                ws.candidates.push(witness);
+                let id = witness_id(ws);
+                ws.candidates.push(PointCandidate { id, ..witness });
             }
         }
     }

@@ -270,12 +270,28 @@ impl<T: Real> NarrowPhase<T> {
         validate(colliders, pairs)?;
         self.carry_impulses_into_states();
 
+        // Last frame's state of each pair: a broadphase usually lists the pairs in the same
+        // order frame after frame, so the state at the same position is tried first, and the
+        // key index (built lazily, at the first pair that moved) only serves the others.
         self.next_states.clear();
-        for &(a, b) in pairs {
+        let mut index_built = false;
+        for (i, &(a, b)) in pairs.iter().enumerate() {
             let key = (colliders[a].id, colliders[b].id);
-            let state = match self.index.get(&key) {
-                Some(&i) => self.states[i as usize],
-                None => PairState::new(key),
+            let state = match self.states.get(i) {
+                Some(s) if s.key == key => *s,
+                _ => {
+                    if !index_built {
+                        self.index.clear();
+                        for (k, s) in self.states.iter().enumerate() {
+                            self.index.insert(s.key, k as u32);
+                        }
+                        index_built = true;
+                    }
+                    match self.index.get(&key) {
+                        Some(&k) => self.states[k as usize],
+                        None => PairState::new(key),
+                    }
+                }
             };
             self.next_states.push(state);
         }
@@ -344,10 +360,6 @@ impl<T: Real> NarrowPhase<T> {
         };
 
         core::mem::swap(&mut self.states, &mut self.next_states);
-        self.index.clear();
-        for (i, s) in self.states.iter().enumerate() {
-            self.index.insert(s.key, i as u32);
-        }
         self.stats = StepStats {
             elapsed: start.elapsed(),
             ..stats
