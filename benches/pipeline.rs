@@ -223,14 +223,17 @@ impl<'a> NphaseRunner<'a> {
     }
 }
 
+/// What parry keeps per pair between frames.
+type ParryPairState = (
+    Vec<ContactManifold<(), ()>>,
+    Option<ContactManifoldsWorkspace>,
+);
+
 /// parry3d's persistent manifolds over a workload with `threads` threads.
 struct ParryRunner<'a> {
     w: &'a Workload,
     pool: rayon::ThreadPool,
-    state: Vec<(
-        Vec<ContactManifold<(), ()>>,
-        Option<ContactManifoldsWorkspace>,
-    )>,
+    state: Vec<ParryPairState>,
     step: u64,
     /// Empty every manifold before its update, so parry recomputes it instead of moving last
     /// frame's points along (its `try_update_contacts` shortcut).

@@ -51,7 +51,7 @@ fn steady_state_updates_allocate_nothing() {
         chunk_size: 64,
     })
     .expect("valid config");
-    let mut step = |narrow: &mut NarrowPhase<f64>, colliders: &mut Vec<_>| {
+    let step = |narrow: &mut NarrowPhase<f64>, colliders: &mut Vec<_>| {
         narrow.update(colliders, &pairs).expect("valid input");
         for m in narrow.manifolds_mut() {
             for p in &mut m.points {

@@ -6,7 +6,7 @@
 mod common;
 
 use common::*;
-use nphase_math::nalgebra::UnitQuaternion;
+use nphase_math::nalgebra::{Quaternion, UnitQuaternion};
 use nphase_pipeline::{Collider, ContactManifold, NarrowPhase, NarrowPhaseConfig, PipelineError};
 use rand::Rng;
 
@@ -218,9 +218,8 @@ fn input_errors_name_the_culprit_and_leave_the_state_alone() {
     let err = narrow.update(&colliders, &[(0, 1)]).expect_err("NaN pose");
     assert_eq!(err, PipelineError::NonFinitePose { id: 2 });
     assert!(err.to_string().starts_with("collider 2:"), "{err}");
-    colliders[2].pose.rotation = UnitQuaternion::new_unchecked(
-        nphase_math::nalgebra::Quaternion::new(f64::INFINITY, 0.0, 0.0, 0.0),
-    );
+    colliders[2].pose.rotation =
+        UnitQuaternion::new_unchecked(Quaternion::new(f64::INFINITY, 0.0, 0.0, 0.0));
     colliders[2].pose.translation.vector.y = 0.0;
     assert_eq!(
         narrow.update(&colliders, &[(0, 1)]),

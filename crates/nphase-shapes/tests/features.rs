@@ -583,7 +583,7 @@ fn capsule_and_segment_side_lines_appear_only_within_the_flat_angle() {
                         let off = common::distance_to_segment(v, &a, &b) - r;
                         assert!(off.abs() <= tol, "{what}: {v:?} is {off:e} off the surface");
                     }
-                    let slack = 2.0 * r * (0.5 * nphase_shapes::FLAT_FEATURE_ANGLE).sin();
+                    let slack = 2.0 * r * (0.5 * FLAT_FEATURE_ANGLE).sin();
                     assert!(
                         common::distance_to_segment(&s, &vs[0], &vs[1]) <= slack + tol,
                         "{what}"
