@@ -1391,11 +1391,14 @@ mod tests {
 
     #[test]
     fn motion_translates_linearly_and_rotates_on_the_left() {
+        let position = Vector::new(1.0, 2.0, 3.0);
+        let rotation = Rotation::from_scaled_axis(Vector::new(FRAC_PI_2, 0.0, 0.0));
         let body = Body {
             id: 0,
             shape: 0,
-            position: Vector::new(1.0, 2.0, 3.0),
-            rotation: Rotation::from_scaled_axis(Vector::new(FRAC_PI_2, 0.0, 0.0)),
+            position,
+            rotation,
+            exact_pose: Isometry::from_parts(Translation3::from(position), rotation),
             velocity: Some(Velocity {
                 linear: Vector::new(0.5, 0.0, -1.0),
                 angular: Vector::new(0.0, 0.0, FRAC_PI_2 / 3.0),

@@ -8,12 +8,16 @@
 //!    out by the radius of rounded shapes);
 //! 2. a vertex on either side: one point, the exact witness pair;
 //! 3. otherwise a *reference* feature (a face rather than an edge; of two faces the one whose
-//!    normal is closer to `n`; of two edges A's) and an *incident* one, whose polygon is
-//!    clipped against the reference's side planes ([`crate::clipping`]);
+//!    normal is closer to `n`; of two edges A's, and only when they are parallel — crossed
+//!    edges touch at the witness alone) and an *incident* one, whose polygon is clipped
+//!    against the reference's side planes, which contain `n` ([`crate::clipping`]);
 //! 4. each surviving incident vertex becomes a point whose distance is measured along `n` to
-//!    the reference plane; points further apart than the prediction distance are dropped;
+//!    the reference plane — its partner on the reference face lies on the face, so no point
+//!    is deeper than the exact contact; points further apart than the prediction distance are
+//!    dropped, and points closer together than `1e-4 × size` merged;
 //! 5. when the clipped points are shallower than the exact contact (a polygonised curve), the
-//!    exact witness is added, so the deepest point always agrees with the pair query;
+//!    exact witness is added (or replaces a clipped point at the same place), so the deepest
+//!    point always agrees with the pair query;
 //! 6. more than four points are reduced to four ([`crate::reduction`]).
 //!
 //! Ids mix the two features' ids with the clipped vertex's id, so a point keeps its id while the
@@ -21,7 +25,7 @@
 
 use arrayvec::ArrayVec;
 use nphase_math::{Isometry, Point, Real, UnitVector, Vector};
-use nphase_shapes::{FeatureMap, Shape, SupportFeature};
+use nphase_shapes::{FeatureId, FeatureMap, Shape, SupportFeature};
 use num_traits::Float;
 
 use crate::LocalContact;
@@ -30,6 +34,10 @@ use crate::reduction::{Candidate, reduce_to_four};
 
 /// The most points a manifold holds.
 pub const MAX_MANIFOLD_POINTS: usize = 4;
+
+/// Candidate points closer than this fraction of the features' size are one point (clipping
+/// makes such twins where an incident vertex lies on a side plane, as with flush faces).
+const MERGE_RADIUS: f64 = 1e-4;
 
 /// One contact point of a manifold.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -134,21 +142,57 @@ pub fn build_manifold<T: Real>(
     if ws.feature1.vertices.len() > 1 && ws.feature2.vertices.len() > 1 {
         clip_features(ws, &n, prediction, feature_ids);
     }
-    // The exact witness joins when clipping found nothing or only shallower points (a curved
-    // surface polygonised): the deepest point then agrees with the pair query.
     let size = shape_size(ws);
+    let merge = T::lit(MERGE_RADIUS) * size;
+    remove_duplicates(&mut ws.candidates, merge);
+    // The exact witness joins when clipping found nothing or only shallower points (a curved
+    // surface polygonised): the deepest point then agrees with the pair query. A clipped point
+    // at the same place (within the merge radius) becomes the witness — its id always, its
+    // geometry if deeper — whether or not the witness is needed, so that rounding noise never
+    // switches the point's id from one frame to the next. (A clipped point there is typically
+    // where the incident edge crosses the side planes at a reference vertex: which of the two
+    // planes meeting there it crosses first, and so its id, is down to rounding; the witness's
+    // id names the vertex.)
     let deepest = ws
         .candidates
         .iter()
         .fold(T::infinity(), |m, c| Float::min(m, c.dist));
-    let slack = T::TOLERANCES.feature_tie * size;
-    if ws.candidates.is_empty() || deepest > contact.dist + slack {
-        ws.candidates.push(PointCandidate {
-            point1: contact.point1,
-            point2: contact.point2,
-            dist: contact.dist,
-            id: mix(feature_ids, u32::MAX),
-        });
+    let witness_id = |ws: &ManifoldWorkspace<T>| {
+        mix(
+            mix(
+                touching_part(&ws.feature1, &contact.point1, merge),
+                touching_part(&ws.feature2, &contact.point2, merge),
+            ),
+            u32::MAX,
+        )
+    };
+    let witness = PointCandidate {
+        point1: contact.point1,
+        point2: contact.point2,
+        dist: contact.dist,
+        id: 0,
+    };
+    // The id is only worked out when the witness is kept (most resting contacts clip to
+    // points as deep as it, away from it).
+    match ws
+        .candidates
+        .iter()
+        .position(|c| (c.point1 - witness.point1).norm() <= merge)
+    {
+        Some(k) => {
+            let id = witness_id(ws);
+            let c = &mut ws.candidates[k];
+            c.id = id;
+            if witness.dist < c.dist {
+                *c = PointCandidate { id, ..witness };
+            }
+        }
+        None => {
+            if ws.candidates.is_empty() || deepest > contact.dist + T::TOLERANCES.accuracy * size {
+                let id = witness_id(ws);
+                ws.candidates.push(PointCandidate { id, ..witness });
+            }
+        }
     }
     reduce_to_four(&mut ws.candidates, &n);
     for c in &ws.candidates {
@@ -203,16 +247,32 @@ fn clip_features<T: Real>(
 
     ws.planes.clear();
     let rv = &reference.vertices;
+    // From the reference feature toward the incident one.
+    let toward = if reference_is_1 { *n } else { -n };
     if rv.len() >= 3 {
+        // The side planes contain the normal n (not the face normal): a point that survives
+        // lies above the reference face *along n*, so the point it is paired with on the face
+        // (`v ∓ n·dist`) is on the face, and no point comes out deeper than the exact contact
+        // (for a on A, b on B, (b − a)·n ≥ the signed distance). Planes perpendicular to a face
+        // tilted from n let incident points through whose partner is off the face, up to
+        // |dist|·tan(tilt) deeper than the true depth. ((b − a) × n points outward like
+        // (b − a) × f because n·f > 0 and the edge is perpendicular to f.)
         for k in 0..rv.len() {
             let (a, b) = (rv[k], rv[(k + 1) % rv.len()]);
             ws.planes.push(SidePlane {
                 origin: a,
-                normal: (b - a).cross(&outward),
+                normal: (b - a).cross(&toward),
                 id: reference.vertex_ids[k],
             });
         }
     } else {
+        // Edge against edge. Crossed edges touch at one point, the exact witness; only
+        // (nearly) parallel ones — a capsule lying on a capsule — have an overlap to clip.
+        let (e1, e2) = (rv[1] - rv[0], incident.vertices[1] - incident.vertices[0]);
+        let sin_flat = Float::sin(T::lit(nphase_shapes::FLAT_FEATURE_ANGLE));
+        if e1.cross(&e2).norm() > sin_flat * e1.norm() * e2.norm() {
+            return;
+        }
         let edge = rv[1] - rv[0];
         ws.planes.push(SidePlane {
             origin: rv[0],
@@ -237,16 +297,36 @@ fn clip_features<T: Real>(
 
     let origin = rv[0];
     for v in &ws.polygon {
-        let height = (v.point - origin).dot(&outward);
-        let dist = height / along;
+        let (point1, point2, dist) = if rv.len() >= 3 {
+            let dist = (v.point - origin).dot(&outward) / along;
+            if reference_is_1 {
+                (v.point - n * dist, v.point, dist)
+            } else {
+                (v.point, v.point + n * dist, dist)
+            }
+        } else {
+            // Parallel edges: the partner is the closest point of the reference edge, so both
+            // points are on their surfaces; `dist` is their separation along n (their
+            // difference has a component across n of at most sin(FLAT_FEATURE_ANGLE) × the
+            // edge's length, from the edges' misalignment).
+            let edge = rv[1] - rv[0];
+            let t = Float::min(
+                Float::max(
+                    (v.point - origin).dot(&edge) / edge.norm_squared(),
+                    T::zero(),
+                ),
+                T::one(),
+            );
+            let partner = origin + edge * t;
+            if reference_is_1 {
+                (partner, v.point, (v.point - partner).dot(n))
+            } else {
+                (v.point, partner, (partner - v.point).dot(n))
+            }
+        };
         if dist > prediction {
             continue;
         }
-        let (point1, point2) = if reference_is_1 {
-            (v.point - n * dist, v.point)
-        } else {
-            (v.point, v.point + n * dist)
-        };
         ws.candidates.push(PointCandidate {
             point1,
             point2,
@@ -254,6 +334,57 @@ fn clip_features<T: Real>(
             id: mix(feature_ids, v.id),
         });
     }
+}
+
+/// The id of the smallest part of `feature` that holds `point` (within `radius`): one of its
+/// vertices, one of its edges, or the whole feature. A box corner touching a ball is the same
+/// corner whichever of its three faces the supporting-feature query returns for a normal in
+/// the corner's normal cone, so the witness keeps its id while the normal wanders in it.
+fn touching_part<T: Real>(feature: &SupportFeature<T>, point: &Point<T>, radius: T) -> u32 {
+    let vs = &feature.vertices;
+    if vs.len() >= 2 {
+        if let Some(k) = vs.iter().position(|v| (v - point).norm() <= radius) {
+            return FeatureId::Vertex(feature.vertex_ids[k]).code();
+        }
+        let edges = if vs.len() == 2 { 1 } else { vs.len() };
+        for k in 0..edges {
+            let (a, b) = (vs[k], vs[(k + 1) % vs.len()]);
+            let ab = b - a;
+            let t = Float::min(
+                Float::max((point - a).dot(&ab) / ab.norm_squared(), T::zero()),
+                T::one(),
+            );
+            if (a + ab * t - point).norm() <= radius {
+                let (i, j) = (
+                    feature.vertex_ids[k],
+                    feature.vertex_ids[(k + 1) % vs.len()],
+                );
+                return mix(i.min(j), i.max(j)) | 0xc000_0000;
+            }
+        }
+    }
+    feature.id.code()
+}
+
+/// Removes every candidate within `radius` of an earlier one (keeping the deeper of the two in
+/// the earlier slot, with the earlier one's id).
+fn remove_duplicates<T: Real>(candidates: &mut Vec<PointCandidate<T>>, radius: T) {
+    let mut kept = 0;
+    for i in 0..candidates.len() {
+        let c = candidates[i];
+        match candidates[..kept]
+            .iter_mut()
+            .find(|k| (k.point1 - c.point1).norm() <= radius)
+        {
+            Some(k) if c.dist < k.dist => *k = PointCandidate { id: k.id, ..c },
+            Some(_) => {}
+            None => {
+                candidates[kept] = c;
+                kept += 1;
+            }
+        }
+    }
+    candidates.truncate(kept);
 }
 
 /// A length for the tie tolerance: the extent of the two features.

@@ -270,12 +270,28 @@ impl<T: Real> NarrowPhase<T> {
         validate(colliders, pairs)?;
         self.carry_impulses_into_states();
 
+        // Last frame's state of each pair: a broadphase usually lists the pairs in the same
+        // order frame after frame, so the state at the same position is tried first, and the
+        // key index (built lazily, at the first pair that moved) only serves the others.
         self.next_states.clear();
-        for &(a, b) in pairs {
+        let mut index_built = false;
+        for (i, &(a, b)) in pairs.iter().enumerate() {
             let key = (colliders[a].id, colliders[b].id);
-            let state = match self.index.get(&key) {
-                Some(&i) => self.states[i as usize],
-                None => PairState::new(key),
+            let state = match self.states.get(i) {
+                Some(s) if s.key == key => *s,
+                _ => {
+                    if !index_built {
+                        self.index.clear();
+                        for (k, s) in self.states.iter().enumerate() {
+                            self.index.insert(s.key, k as u32);
+                        }
+                        index_built = true;
+                    }
+                    match self.index.get(&key) {
+                        Some(&k) => self.states[k as usize],
+                        None => PairState::new(key),
+                    }
+                }
             };
             self.next_states.push(state);
         }
@@ -287,41 +303,63 @@ impl<T: Real> NarrowPhase<T> {
         let workspaces = &self.workspaces;
         let manifolds = &mut self.manifolds;
         let states = &mut self.next_states;
-        let mut work = move || {
-            manifolds
-                .par_chunks_mut(chunk)
-                .zip(states.par_chunks_mut(chunk))
-                .zip(pairs.par_chunks(chunk))
-                .map(|((out, state), pairs)| {
-                    let slot = rayon::current_thread_index().unwrap_or(0) % workspaces.len();
-                    let mut ws = workspaces[slot].lock().unwrap_or_else(|e| e.into_inner());
-                    let mut stats = StepStats::default();
-                    for ((manifold, state), &(a, b)) in
-                        out.iter_mut().zip(state.iter_mut()).zip(pairs)
-                    {
-                        stats = stats.add(process_pair(
-                            &colliders[a],
-                            &colliders[b],
-                            prediction,
-                            state,
-                            manifold,
-                            &mut ws,
-                        ));
-                    }
-                    stats
-                })
-                .reduce(StepStats::default, StepStats::add)
+        let run_chunk = move |out: &mut [ContactManifold<T>],
+                              state: &mut [PairState<T>],
+                              pairs: &[(usize, usize)],
+                              slot: usize| {
+            let mut ws = workspaces[slot % workspaces.len()]
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            let mut stats = StepStats::default();
+            for ((manifold, state), &(a, b)) in out.iter_mut().zip(state.iter_mut()).zip(pairs) {
+                stats = stats.add(process_pair(
+                    &colliders[a],
+                    &colliders[b],
+                    prediction,
+                    state,
+                    manifold,
+                    &mut ws,
+                ));
+            }
+            stats
         };
-        let stats = match &self.pool {
-            Some(pool) => pool.install(work),
-            None => work(),
+        let threads = self
+            .pool
+            .as_ref()
+            .map_or_else(rayon::current_num_threads, |p| p.current_num_threads());
+        // One thread, or one chunk: the chunks run in order on the calling thread. Handing
+        // them to a pool would only add the hand-over (and rayon's injector queue allocates a
+        // block every few dozen jobs). The chunks and their results are the same either way.
+        let stats = if threads <= 1 || pairs.len() <= chunk {
+            manifolds
+                .chunks_mut(chunk)
+                .zip(states.chunks_mut(chunk))
+                .zip(pairs.chunks(chunk))
+                .map(|((out, state), pairs)| run_chunk(out, state, pairs, 0))
+                .fold(StepStats::default(), StepStats::add)
+        } else {
+            let mut work = move || {
+                manifolds
+                    .par_chunks_mut(chunk)
+                    .zip(states.par_chunks_mut(chunk))
+                    .zip(pairs.par_chunks(chunk))
+                    .map(|((out, state), pairs)| {
+                        run_chunk(
+                            out,
+                            state,
+                            pairs,
+                            rayon::current_thread_index().unwrap_or(0),
+                        )
+                    })
+                    .reduce(StepStats::default, StepStats::add)
+            };
+            match &self.pool {
+                Some(pool) => pool.install(work),
+                None => work(),
+            }
         };
 
         core::mem::swap(&mut self.states, &mut self.next_states);
-        self.index.clear();
-        for (i, s) in self.states.iter().enumerate() {
-            self.index.insert(s.key, i as u32);
-        }
         self.stats = StepStats {
             elapsed: start.elapsed(),
             ..stats

@@ -63,6 +63,6 @@ impl<T: Real> FeatureMap<T> for Capsule<T> {
         let dir = unit_or_y(dir);
         let segment = self.segment();
         segment_feature(segment.a(), segment.b(), &dir, out);
-        out.translate(&(dir.into_inner() * self.radius));
+        out.push_out(self.radius);
     }
 }

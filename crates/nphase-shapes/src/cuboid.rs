@@ -4,7 +4,6 @@ use nphase_math::{Point, Real, Vector};
 use num_traits::Float;
 
 use crate::error::check_size;
-use crate::feature::unit_or_y;
 use crate::{
     FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap, SupportVertex, VertexId,
 };
@@ -97,7 +96,10 @@ impl<T: Real> SupportMap<T> for Cuboid<T> {
 impl<T: Real> FeatureMap<T> for Cuboid<T> {
     /// The face whose normal is closest to `dir` (the largest `|dir_k|`, lowest axis on ties).
     fn local_support_feature(&self, dir: &Vector<T>, out: &mut SupportFeature<T>) {
-        let dir = unit_or_y(dir);
+        // The face only depends on the largest component and its sign: no need to normalise
+        // (a zero or non-finite `dir` falls back to +y like every shape).
+        let valid = dir.iter().all(|x| Float::is_finite(*x)) && dir.amax() > T::zero();
+        let dir = if valid { *dir } else { Vector::y() };
         let axis = dir.iamax();
         let negative = Float::is_sign_negative(dir[axis]);
         let face = 2 * axis as u32 + u32::from(negative);

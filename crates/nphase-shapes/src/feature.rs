@@ -83,6 +83,24 @@ impl<T: Real> SupportFeature<T> {
         }
     }
 
+    /// Pushes the feature out by `radius` onto the surface of the rounded shape around it: a
+    /// face or a vertex along `normal`, an edge perpendicularly to itself (along `normal`'s
+    /// component across the edge). An edge pushed along a `normal` that is only within
+    /// [`FLAT_FEATURE_ANGLE`] of perpendicular to it would have its ends inside the rounded
+    /// shape, by up to `radius · (1 − cos FLAT_FEATURE_ANGLE)`.
+    pub fn push_out(&mut self, radius: T) {
+        let n = self.normal.into_inner();
+        let direction = match self.vertices[..] {
+            [a, b] => {
+                let edge = b - a;
+                let across = n - edge * (n.dot(&edge) / edge.norm_squared());
+                nphase_math::normalize_robust(&across).map_or(n, |u| u.into_inner())
+            }
+            _ => n,
+        };
+        self.translate(&(direction * radius));
+    }
+
     /// Maps the feature from the shape's frame to another frame with `pose`.
     pub fn transform_by(&mut self, pose: &Isometry<T>) {
         for v in &mut self.vertices {

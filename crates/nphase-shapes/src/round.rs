@@ -47,11 +47,11 @@ impl<S: SupportMap<T>, T: Real> SupportMap<T> for Round<S, T> {
 }
 
 impl<S: FeatureMap<T>, T: Real> FeatureMap<T> for Round<S, T> {
-    /// The inner shape's feature pushed out by the border radius along its normal: the flat part
-    /// of the rounded surface over a face, or the rounded surface's point over an edge or vertex.
+    /// The inner shape's feature pushed out by the border radius
+    /// ([`SupportFeature::push_out`]): the flat part of the rounded surface over a face, the
+    /// rounded surface's line over an edge, its point over a vertex.
     fn local_support_feature(&self, dir: &Vector<T>, out: &mut SupportFeature<T>) {
         self.inner.local_support_feature(dir, out);
-        let offset = out.normal.into_inner() * self.border_radius;
-        out.translate(&offset);
+        out.push_out(self.border_radius);
     }
 }

@@ -1,0 +1,198 @@
+//! Shared helpers of the pipeline's integration tests: a zoo with every type of shape, seeded
+//! random poses, pairs placed near contact, and the tolerances of DESIGN.md.
+
+#![allow(dead_code)] // each test file uses a subset of the helpers
+
+use nphase_math::nalgebra::{Translation3, UnitQuaternion};
+use nphase_math::{Isometry, Point, Vector};
+use nphase_pipeline::Collider;
+use nphase_pipeline::query::contact;
+use nphase_shapes::{Ball, Capsule, Cone, Cuboid, Cylinder, Segment, Shape, Triangle};
+use rand::Rng;
+use rand_pcg::Pcg64;
+
+pub type V = Vector<f64>;
+pub type Iso = Isometry<f64>;
+
+pub fn rng(seed: u64) -> Pcg64 {
+    use rand::SeedableRng;
+    Pcg64::seed_from_u64(seed)
+}
+
+pub fn cuboid(x: f64, y: f64, z: f64) -> Shape<f64> {
+    Shape::Cuboid(Cuboid::new(V::new(x, y, z)).expect("valid cuboid"))
+}
+
+/// One shape of every type (and rounded variants of a polytope and a curved shape), named.
+pub fn zoo() -> Vec<(&'static str, Shape<f64>)> {
+    let hull_points: Vec<Point<f64>> = {
+        // A fixed irregular hull: 20 points on a squashed sphere.
+        let mut r = rng(99);
+        (0..20)
+            .map(|_| {
+                let d = random_unit(&mut r);
+                Point::from(d.component_mul(&V::new(0.5, 0.35, 0.45)))
+            })
+            .collect()
+    };
+    vec![
+        ("ball", Shape::Ball(Ball::new(0.4).expect("valid"))),
+        ("cuboid", cuboid(0.5, 0.3, 0.4)),
+        (
+            "capsule",
+            Shape::Capsule(Capsule::new(0.4, 0.2).expect("valid")),
+        ),
+        (
+            "cylinder",
+            Shape::Cylinder(Cylinder::new(0.35, 0.4).expect("valid")),
+        ),
+        ("cone", Shape::Cone(Cone::new(0.4, 0.35).expect("valid"))),
+        (
+            "segment",
+            Shape::Segment(
+                Segment::new(Point::new(-0.5, 0.0, 0.1), Point::new(0.4, 0.1, -0.2))
+                    .expect("valid"),
+            ),
+        ),
+        (
+            "triangle",
+            Shape::Triangle(
+                Triangle::new(
+                    Point::new(-0.45, 0.0, -0.3),
+                    Point::new(0.45, 0.05, -0.25),
+                    Point::new(0.0, -0.05, 0.45),
+                )
+                .expect("valid"),
+            ),
+        ),
+        ("convex", Shape::convex(&hull_points).expect("valid hull")),
+        (
+            "round_cuboid",
+            Shape::round(cuboid(0.3, 0.25, 0.35), 0.08).expect("valid"),
+        ),
+        (
+            "round_cylinder",
+            Shape::round(
+                Shape::Cylinder(Cylinder::new(0.3, 0.3).expect("valid")),
+                0.06,
+            )
+            .expect("valid"),
+        ),
+    ]
+}
+
+/// Whether the shape's core is a cylinder or a cone (DESIGN.md's looser tolerance).
+pub fn is_curved(shape: &Shape<f64>) -> bool {
+    match shape {
+        Shape::Cylinder(_) | Shape::Cone(_) => true,
+        Shape::Round(r) => is_curved(r.inner()),
+        _ => false,
+    }
+}
+
+/// DESIGN.md's `scale`: the larger half-diagonal of the two shapes' local bounding boxes.
+pub fn scale(a: &Shape<f64>, b: &Shape<f64>) -> f64 {
+    let half_diagonal = |s: &Shape<f64>| {
+        let bb = s.local_aabb();
+        ((bb.maxs - bb.mins) * 0.5).norm()
+    };
+    half_diagonal(a).max(half_diagonal(b))
+}
+
+/// DESIGN.md's f64 accuracy relative to `scale`: 1e-9, or 1e-7 where a cylinder or cone takes
+/// part.
+pub fn rel_tol(a: &Shape<f64>, b: &Shape<f64>) -> f64 {
+    if is_curved(a) || is_curved(b) {
+        1e-7
+    } else {
+        1e-9
+    }
+}
+
+pub fn random_unit(rng: &mut Pcg64) -> V {
+    loop {
+        let v = V::from_fn(|_, _| rng.random_range(-1.0..1.0));
+        let n = v.norm();
+        if n > 0.1 && n <= 1.0 {
+            return v / n;
+        }
+    }
+}
+
+pub fn random_rotation(rng: &mut Pcg64) -> UnitQuaternion<f64> {
+    UnitQuaternion::from_scaled_axis(random_unit(rng) * rng.random_range(0.0..std::f64::consts::PI))
+}
+
+/// B's pose for shapes A (at `pose_a`) and B (rotated by `rot_b`) whose signed distance is
+/// about `target` (negative: penetrating): B starts far along unit `dir` (world) and is moved
+/// along the contact normal to close the gap.
+pub fn place_near(
+    shape_a: &Shape<f64>,
+    pose_a: &Iso,
+    shape_b: &Shape<f64>,
+    rot_b: UnitQuaternion<f64>,
+    target: f64,
+    dir: V,
+) -> Iso {
+    let mut pose_b = Iso::from_parts(
+        Translation3::from(pose_a.translation.vector + dir * 4.0),
+        rot_b,
+    );
+    for _ in 0..3 {
+        let c = contact(pose_a, shape_a, &pose_b, shape_b, f64::MAX)
+            .expect("finite input")
+            .expect("unbounded prediction");
+        pose_b.translation.vector -= c.normal1.into_inner() * (c.dist - target);
+    }
+    pose_b
+}
+
+/// A random pair of zoo shapes placed near contact: `(a, b)` colliders with ids `2k`, `2k + 1`.
+/// `aligned`: B's axes are A's, permuted by quarter turns and tilted by at most 0.5°, as in a
+/// resting pile (face against face); otherwise B's rotation is uniform.
+pub fn random_pair(
+    zoo: &[(&'static str, Shape<f64>)],
+    (i, j): (usize, usize),
+    k: u64,
+    target: f64,
+    aligned: bool,
+    rng: &mut Pcg64,
+) -> (Collider<f64>, Collider<f64>) {
+    let (shape_a, shape_b) = (&zoo[i].1, &zoo[j].1);
+    let rot_a = random_rotation(rng);
+    let pose_a = Iso::from_parts(
+        Translation3::from(V::from_fn(|_, _| rng.random_range(-5.0..5.0))),
+        rot_a,
+    );
+    let rot_b = if aligned {
+        let quarter =
+            |rng: &mut Pcg64| f64::from(rng.random_range(0..4u8)) * std::f64::consts::FRAC_PI_2;
+        let turns = UnitQuaternion::from_euler_angles(quarter(rng), quarter(rng), quarter(rng));
+        let tilt =
+            UnitQuaternion::from_scaled_axis(random_unit(rng) * rng.random_range(0.0..0.0087));
+        rot_a * turns * tilt
+    } else {
+        random_rotation(rng)
+    };
+    // Aligned pairs approach along one of A's axes (give or take 0.1 rad): face against face.
+    let dir = if aligned {
+        let mut axis = V::zeros();
+        axis[rng.random_range(0..3usize)] = if rng.random_bool(0.5) { 1.0 } else { -1.0 };
+        (rot_a * (axis + random_unit(rng) * rng.random_range(0.0..0.1))).normalize()
+    } else {
+        random_unit(rng)
+    };
+    let pose_b = place_near(shape_a, &pose_a, shape_b, rot_b, target, dir);
+    (
+        Collider {
+            id: 2 * k,
+            shape: shape_a.clone(),
+            pose: pose_a,
+        },
+        Collider {
+            id: 2 * k + 1,
+            shape: shape_b.clone(),
+            pose: pose_b,
+        },
+    )
+}

@@ -1,0 +1,88 @@
+//! Steady state allocates nothing: after a few warm-up frames, `NarrowPhase::update` on a
+//! fixed set of pairs in motion makes no heap allocation at all.
+//!
+//! The counting global allocator of `allocation-counter` (the workspace forbids `unsafe`, so
+//! the allocator is not written here) counts this thread's allocations inside `measure`; this
+//! file is a test binary of its own so that allocator is installed only here.
+//!
+//! The pipeline runs with `threads: 1`, which takes the sequential path (the chunks run on the
+//! calling thread). With a pool of several threads rayon itself allocates now and then (its
+//! injector queue takes a new block every few dozen jobs handed to the pool), which is outside
+//! the library's control; the library's own buffers are the same on both paths.
+
+mod common;
+
+use allocation_counter::measure;
+use common::*;
+use nphase_math::nalgebra::UnitQuaternion;
+use nphase_pipeline::{NarrowPhase, NarrowPhaseConfig};
+use rand::Rng;
+
+/// Runs `f`; returns how many allocations (and reallocations) this thread made in it.
+fn allocations_in(f: impl FnOnce()) -> u64 {
+    measure(f).count_total
+}
+
+#[test]
+fn steady_state_updates_allocate_nothing() {
+    // Every combination of shape types (hulls with 16-gon caps against them, rounded shapes,
+    // penetrating pairs through EPA), placed near contact and drifting slowly.
+    let zoo = zoo();
+    let mut rng = rng(11);
+    let mut colliders = Vec::new();
+    let mut pairs = Vec::new();
+    let mut velocities = Vec::new();
+    for i in 0..zoo.len() {
+        for j in 0..zoo.len() {
+            for s in 0..3 {
+                let target = rng.random_range(-0.08..0.03);
+                let k = pairs.len() as u64;
+                let (a, b) = random_pair(&zoo, (i, j), k, target, s != 0, &mut rng);
+                pairs.push((colliders.len(), colliders.len() + 1));
+                colliders.push(a);
+                colliders.push(b);
+                velocities.push((random_unit(&mut rng) * 5e-4, random_unit(&mut rng) * 1e-3));
+            }
+        }
+    }
+    let mut narrow = NarrowPhase::new(NarrowPhaseConfig {
+        prediction: 0.02,
+        threads: 1,
+        chunk_size: 64,
+    })
+    .expect("valid config");
+    let step = |narrow: &mut NarrowPhase<f64>, colliders: &mut Vec<_>| {
+        narrow.update(colliders, &pairs).expect("valid input");
+        for m in narrow.manifolds_mut() {
+            for p in &mut m.points {
+                p.normal_impulse = 1.0;
+            }
+        }
+        for (&(_, b), (v, w)) in pairs.iter().zip(&velocities) {
+            let pose: &mut Iso = &mut colliders[b].pose;
+            pose.translation.vector += v;
+            pose.rotation = UnitQuaternion::from_scaled_axis(*w) * pose.rotation;
+        }
+    };
+    // Warm-up: the reused buffers (EPA polytope, clipping polygons, candidates, pair states,
+    // the key index) grow to the largest case the scene has shown so far. They can still grow
+    // once later, when motion makes some pair need more room than any before: with 5 warm-up
+    // frames, frame 6 reallocated one buffer once; with 10, nothing happens in the next 20.
+    for _ in 0..10 {
+        step(&mut narrow, &mut colliders);
+    }
+    let mut epa_runs = 0;
+    let mut points = 0;
+    let allocations = allocations_in(|| {
+        for _ in 0..20 {
+            step(&mut narrow, &mut colliders);
+            epa_runs += narrow.stats().epa_runs;
+            points += narrow.stats().points;
+        }
+    });
+    assert_eq!(allocations, 0, "allocations in 20 steady-state updates");
+    // Guard: the frames did real work (EPA, full manifolds), and the counter counts.
+    assert!(epa_runs > 100, "{epa_runs}");
+    assert!(points > 20 * pairs.len() as u64 / 2, "{points}");
+    assert!(allocations_in(|| drop(vec![1u8; 16])) == 1);
+}
