@@ -17,6 +17,7 @@
 //! when penetrating). Manifold points are stored in each shape's local frame.
 
 mod clipping;
+mod cuboid_sat;
 mod manifold;
 mod narrow_phase;
 mod pair;
