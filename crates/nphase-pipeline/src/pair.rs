@@ -3,7 +3,8 @@
 //! This is the single place where the pieces meet, used by the one-shot queries of
 //! [`crate::query`] and by the pipeline:
 //!
-//! 1. ball–ball has a closed form (exact and branch-free);
+//! 1. ball–ball has a closed form (exact and branch-free), and so do overlapping boxes (the
+//!    separating-axis test, [`crate::cuboid_sat`]);
 //! 2. otherwise GJK runs on the cores with `max_dist = prediction`, warm-started from the
 //!    pair's [`SimplexCache`];
 //! 3. cores apart: the signed distance is exact (rounded shapes included); a contact is
@@ -17,6 +18,8 @@ use nphase_epa::{EpaOptions, EpaStatus, EpaWorkspace};
 use nphase_gjk::{GjkInput, GjkOptions, GjkStatus, SimplexCache, closest_points};
 use nphase_math::{Isometry, Point, Real, UnitVector, Vector};
 use nphase_shapes::{Core, Shape};
+
+use crate::cuboid_sat::cuboid_penetration;
 use num_traits::Float;
 
 /// A contact between two shapes in A's frame.
@@ -97,6 +100,20 @@ pub fn query_pair<T: Real>(
     }
     let (core1, radius1) = shape1.core();
     let (core2, radius2) = shape2.core();
+    // Overlapping boxes (resting stacks) have a closed form: the separating-axis test gives the
+    // exact depth without EPA. Separated boxes go on to GJK, which measures their distance.
+    if let (Core::Cuboid(a), Core::Cuboid(b)) = (&core1, &core2)
+        && let Some(mut contact) = cuboid_penetration(a, b, pos12)
+    {
+        let n = contact.normal.into_inner();
+        contact.dist -= radius1 + radius2;
+        contact.point1 += n * radius1;
+        contact.point2 -= n * radius2;
+        return PairOutcome {
+            contact: (contact.dist <= prediction).then_some(contact),
+            ..PairOutcome::default()
+        };
+    }
     let input = GjkInput {
         shape1: &core1,
         radius1,
