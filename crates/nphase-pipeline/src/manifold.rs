@@ -134,15 +134,30 @@ pub fn build_manifold<T: Real>(
     if ws.feature1.vertices.len() > 1 && ws.feature2.vertices.len() > 1 {
         clip_features(ws, &n, prediction, feature_ids);
     }
-    // The exact witness joins when clipping found nothing or only shallower points (a curved
-    // surface polygonised): the deepest point then agrees with the pair query.
+    // No pair of surface points is closer along n than the exact contact (n minimises the
+    // support gap, and every pair's separation along n is at least that gap). A clipped point
+    // deeper than it is an artefact of a reference face far from n (a triangle touched on its
+    // edge, a polytope face beside an edge contact): its projection along n leaves the shapes.
+    // Such points are dropped.
+    // Points deeper by less than the feature tie are the same contact up to rounding (or
+    // EPA's tolerance): they are lifted to the exact depth along n, moving A's point only.
     let size = shape_size(ws);
+    let slack = T::TOLERANCES.feature_tie * size;
+    ws.candidates.retain(|c| c.dist >= contact.dist - slack);
+    for c in &mut ws.candidates {
+        if c.dist < contact.dist {
+            c.dist = contact.dist;
+            c.point1 = c.point2 - n * contact.dist;
+        }
+    }
+    // The exact witness joins when clipping found nothing or only shallower points (a curved
+    // surface polygonised, a tilted edge) by more than the accuracy: the deepest point then
+    // agrees with the pair query.
     let deepest = ws
         .candidates
         .iter()
         .fold(T::infinity(), |m, c| Float::min(m, c.dist));
-    let slack = T::TOLERANCES.feature_tie * size;
-    if ws.candidates.is_empty() || deepest > contact.dist + slack {
+    if ws.candidates.is_empty() || deepest > contact.dist + T::TOLERANCES.accuracy * size {
         ws.candidates.push(PointCandidate {
             point1: contact.point1,
             point2: contact.point2,
@@ -236,8 +251,23 @@ fn clip_features<T: Real>(
     clip_against_planes(&mut ws.polygon, &ws.planes, &mut ws.scratch);
 
     let origin = rv[0];
+    let edge = rv[1] - rv[0];
+    let edge_len2 = edge.norm_squared();
     for v in &ws.polygon {
-        let height = (v.point - origin).dot(&outward);
+        // A face's plane holds all its vertices. An edge reference is not perpendicular to n
+        // when the exact contact sits at one of its ends (nearly parallel capsules, a tilt):
+        // the height is then measured from the point of the edge beside v, not from its first
+        // vertex, which would be off by the tilt times the distance along the edge.
+        let base = if rv.len() >= 3 || !(edge_len2 > T::zero()) {
+            origin
+        } else {
+            let t = Float::min(
+                Float::max((v.point - origin).dot(&edge) / edge_len2, T::zero()),
+                T::one(),
+            );
+            origin + edge * t
+        };
+        let height = (v.point - base).dot(&outward);
         let dist = height / along;
         if dist > prediction {
             continue;
