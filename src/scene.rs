@@ -7,8 +7,8 @@
 //!   (field names and types); [`SceneDoc::to_json`] writes it back (the demo uses this).
 //! * [`Scene<T>`] — the validated scene in the engine's precision: built shapes, bodies with
 //!   their pose and velocity, pairs as indices into the body list. [`Scene::from_doc`] applies the
-//!   rules (finite numbers, non-negative sizes, known shapes, unique ids, existing pair bodies,
-//!   no self pairs, a non-zero quaternion).
+//!   rules (finite numbers, non-negative sizes, no point-sized shape, known shapes, unique ids,
+//!   existing pair bodies, no self pairs, a non-zero quaternion).
 //!
 //! Every refusal is a [`SceneError`] whose `Display` is one line naming the entry
 //! (`shapes.rock`, `bodies[3] (id 7)`, `pairs[2]`) and the rule it breaks.
@@ -751,8 +751,11 @@ impl<T: Real> Scene<T> {
             if shape_index.insert(name.as_str(), shapes.len()).is_some() {
                 return Err(SceneError::DuplicateShape { entry });
             }
-            let shape =
-                build_shape::<T>(desc).map_err(|error| SceneError::Shape { entry, error })?;
+            // A point-sized shape (a ball of radius 0, a hull of identical points) is valid
+            // geometry for the library but a mistake in a scene.
+            let shape = build_shape::<T>(desc)
+                .and_then(|shape| shape.require_extent().map(|()| shape))
+                .map_err(|error| SceneError::Shape { entry, error })?;
             shapes.push((name.clone(), shape));
         }
 

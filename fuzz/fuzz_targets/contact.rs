@@ -22,7 +22,13 @@ struct Input {
 }
 
 fn magnitude(spec: &ShapeSpec) -> f64 {
-    let m = |n: &Num| if n.0.is_finite() { n.0.abs() } else { f64::INFINITY };
+    let m = |n: &Num| {
+        if n.0.is_finite() {
+            n.0.abs()
+        } else {
+            f64::INFINITY
+        }
+    };
     let v = |p: &[Num; 3]| p.iter().map(m).fold(0.0, f64::max);
     match spec {
         ShapeSpec::Ball(r) => m(r),
@@ -57,7 +63,12 @@ fn check<T: Real>(input: &Input, limit: f64) {
         return;
     }
     let in_range = magnitude(&input.a).max(magnitude(&input.b)) <= limit
-        && input.pose_a.translation.iter().chain(&input.pose_b.translation).all(|n| n.0.abs() <= limit);
+        && input
+            .pose_a
+            .translation
+            .iter()
+            .chain(&input.pose_b.translation)
+            .all(|n| n.0.abs() <= limit);
     let d = distance(&pa, &a, &pb, &b).expect("finite poses");
     let touching = intersection_test(&pa, &a, &pb, &b).expect("finite poses");
     let full = contact(&pa, &a, &pb, &b, <T as num_traits::Float>::max_value())
@@ -75,7 +86,10 @@ fn check<T: Real>(input: &Input, limit: f64) {
         "non-finite answer {full:?} / {d:?}"
     );
     if let Ok(Some(c)) = &c {
-        assert!(all_finite([c.dist]) && c.dist <= prediction, "{c:?} beyond {prediction:?}");
+        assert!(
+            all_finite([c.dist]) && c.dist <= prediction,
+            "{c:?} beyond {prediction:?}"
+        );
     }
     if let ClosestPoints::WithinMargin(p, q) = closest {
         assert!(all_finite(p.iter().chain(q.iter()).copied()));
@@ -83,7 +97,11 @@ fn check<T: Real>(input: &Input, limit: f64) {
     // Signs agree away from the boundary (1e-3 of the scene's size covers either precision).
     let size = T::lit(magnitude(&input.a).max(magnitude(&input.b)).max(1e-12));
     if num_traits::Float::abs(d) > size * T::lit(1e-3) {
-        assert_eq!(touching, d < T::zero(), "intersection_test vs distance {d:?}");
+        assert_eq!(
+            touching,
+            d < T::zero(),
+            "intersection_test vs distance {d:?}"
+        );
     }
 }
 

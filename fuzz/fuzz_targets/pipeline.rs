@@ -52,8 +52,13 @@ fn check<T: Real>(input: &Input, limit: f64) {
         }
     };
     let in_range = input.colliders.iter().take(12).all(|(_, _, p)| {
-        p.translation.iter().all(|n| n.0.is_finite() && n.0.abs() <= limit)
-    }) && input.step.iter().all(|n| n.0.is_finite() && n.0.abs() <= limit / 10.0)
+        p.translation
+            .iter()
+            .all(|n| n.0.is_finite() && n.0.abs() <= limit)
+    }) && input
+        .step
+        .iter()
+        .all(|n| n.0.is_finite() && n.0.abs() <= limit / 10.0)
         && prediction <= T::lit(limit);
     for frame in 0..3 {
         let bad_pose = colliders.iter().any(|c| !PoseSpec::is_finite(&c.pose));
@@ -62,7 +67,10 @@ fn check<T: Real>(input: &Input, limit: f64) {
             .any(|&(a, b)| a == b || a >= colliders.len() || b >= colliders.len());
         match narrow.update(&colliders, &pairs) {
             Err(e) => {
-                assert!(bad_pose || bad_pair, "frame {frame}: refused valid input: {e}");
+                assert!(
+                    bad_pose || bad_pair,
+                    "frame {frame}: refused valid input: {e}"
+                );
                 assert!(!e.to_string().contains('\n'));
                 return;
             }

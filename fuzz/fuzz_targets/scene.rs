@@ -11,7 +11,10 @@ fn check<T: Real>(text: &str) {
     match Scene::<T>::from_json(text) {
         Err(e) => {
             let message = e.to_string();
-            assert!(!message.is_empty() && !message.contains('\n'), "{message:?}");
+            assert!(
+                !message.is_empty() && !message.contains('\n'),
+                "{message:?}"
+            );
         }
         Ok(scene) => {
             if scene.bodies.len() > 64 {

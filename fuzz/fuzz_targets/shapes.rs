@@ -22,22 +22,28 @@ fn check<T: Real>(input: &Input) {
     };
     let in_range = within_range(&input.shape);
     let pose: Isometry<T> = input.pose.build();
-    let pose_ok = PoseSpec::is_finite(&pose)
-        && input.pose.translation.iter().all(|n| n.0.abs() <= 1e7);
+    let pose_ok =
+        PoseSpec::is_finite(&pose) && input.pose.translation.iter().all(|n| n.0.abs() <= 1e7);
     let mut feature = SupportFeature::default();
     for d in input.directions.iter().take(8) {
         let dir = Vector::new(T::lit(d[0].0), T::lit(d[1].0), T::lit(d[2].0));
         let p = shape.local_support_point(&dir);
         shape.local_support_feature(&dir, &mut feature);
         if in_range && all_finite(dir.iter().copied()) {
-            assert!(all_finite(p.iter().copied()), "{shape:?} along {dir:?}: {p:?}");
+            assert!(
+                all_finite(p.iter().copied()),
+                "{shape:?} along {dir:?}: {p:?}"
+            );
             assert!(all_finite(feature.normal.iter().copied()), "{feature:?}");
             assert!(!feature.vertices.is_empty());
         }
     }
     let aabb = shape.aabb(&pose);
     if in_range && pose_ok {
-        assert!(all_finite(aabb.mins.iter().chain(aabb.maxs.iter()).copied()), "{aabb:?}");
+        assert!(
+            all_finite(aabb.mins.iter().chain(aabb.maxs.iter()).copied()),
+            "{aabb:?}"
+        );
     }
     let _ = Shape::kind(&shape).name();
 }

@@ -89,7 +89,10 @@ impl ShapeSpec {
             Ok(shape) => Some(shape),
             Err(e) => {
                 let message = e.to_string();
-                assert!(!message.is_empty() && !message.contains('\n'), "{message:?}");
+                assert!(
+                    !message.is_empty() && !message.contains('\n'),
+                    "{message:?}"
+                );
                 None
             }
         }

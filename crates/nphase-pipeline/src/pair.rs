@@ -253,8 +253,8 @@ fn snap_to_face_normal<T: Real>(
     let face1 = (feature.vertices.len() >= 3).then_some(feature.normal.into_inner());
     let n2 = input.pos12.rotation.inverse_transform_vector(&-n);
     input.shape2.local_support_feature(&n2, feature);
-    let face2 =
-        (feature.vertices.len() >= 3).then(|| -(input.pos12.rotation * feature.normal.into_inner()));
+    let face2 = (feature.vertices.len() >= 3)
+        .then(|| -(input.pos12.rotation * feature.normal.into_inner()));
     let cos_flat = Float::cos(T::lit(nphase_shapes::FLAT_FEATURE_ANGLE));
     // Only a face beside the normal: its plane is the contact's plane up to rounding.
     let candidates = [face1, face2]

@@ -57,7 +57,11 @@ fn point_beside_a_long_segment_is_not_a_deep_penetration() {
         let d = distance(&pa, &a, &pb, &b).expect("finite poses").as_f64();
         assert!((d - 1.3975544304433143e-4).abs() < 1e-6, "distance {d}");
         assert!(!intersection_test(&pa, &a, &pb, &b).expect("finite poses"));
-        assert!(contact(&pa, &a, &pb, &b, T::zero()).expect("finite").is_none());
+        assert!(
+            contact(&pa, &a, &pb, &b, T::zero())
+                .expect("finite")
+                .is_none()
+        );
     }
     check::<f32>();
     check::<f64>();

@@ -42,12 +42,10 @@ use std::sync::Arc;
 
 use nphase_math::nalgebra::{Quaternion, Translation3};
 use nphase_math::{Isometry, Point, Real, Rotation, Vector};
-use nphase_pipeline::query::{ClosestPoints, Contact, closest_points, contact, distance};
 use nphase_pipeline::query::intersection_test;
+use nphase_pipeline::query::{ClosestPoints, Contact, closest_points, contact, distance};
 use nphase_pipeline::{Collider, ContactQuality, NarrowPhase, NarrowPhaseConfig};
-use nphase_shapes::{
-    Ball, Capsule, Cone, Cuboid, Cylinder, Segment, Shape, SupportMap, Triangle,
-};
+use nphase_shapes::{Ball, Capsule, Cone, Cuboid, Cylinder, Segment, Shape, SupportMap, Triangle};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 
@@ -224,7 +222,10 @@ fn spec() -> BoxedStrategy<Spec> {
 #[derive(Clone, Debug)]
 enum Relation {
     /// B at a random offset (in units of the size) and orientation.
-    Random { offset: [f64; 3], rotation: [f64; 3] },
+    Random {
+        offset: [f64; 3],
+        rotation: [f64; 3],
+    },
     /// Same orientation as A, pushed along A's local axis `axis` (0..6: ±x, ±y, ±z) until the
     /// support planes meet, then by `gap` (in units of the size), with a lateral shift; `tilt`
     /// rotates B by that many radians about a random axis (0 or 1e-7).
@@ -284,8 +285,7 @@ fn case(max_offset: f64) -> BoxedStrategy<Case> {
         -4.0f64..4.0,
         prop_oneof![
             Just([0.0; 3]),
-            [-1.0f64..1.0, -1.0f64..1.0, -1.0f64..1.0]
-                .prop_map(move |o| o.map(|x| x * max_offset)),
+            [-1.0f64..1.0, -1.0f64..1.0, -1.0f64..1.0].prop_map(move |o| o.map(|x| x * max_offset)),
         ],
         [-3.2f64..3.2, -3.2f64..3.2, -3.2f64..3.2],
         relation(),
@@ -389,10 +389,11 @@ impl Case {
         let rot_a = rotation::<T>(&self.rotation_a);
         let pose_a = Isometry::from_parts(Translation3::from(origin), rot_a);
         let pose_b = match &self.relation {
-            Relation::Random { offset, rotation: r } => Isometry::from_parts(
-                Translation3::from(
-                    origin + Vector::from(offset.map(|x| T::lit(x * self.size))),
-                ),
+            Relation::Random {
+                offset,
+                rotation: r,
+            } => Isometry::from_parts(
+                Translation3::from(origin + Vector::from(offset.map(|x| T::lit(x * self.size)))),
                 rotation::<T>(r),
             ),
             Relation::Flush {
@@ -640,8 +641,7 @@ fn check_queries<T: Real>(case: &Case) -> Result<(), TestCaseError> {
     );
     let nm = world_normal(&m);
     let along_moved = gap_along(&p.wide_a, &widen(&ma), &p.wide_b, &widen(&mb), &nm);
-    let moved_rounding =
-        8.0 * eps * (widen(&ma).translation.vector.norm() + 4.0 * p.scale) + moved;
+    let moved_rounding = 8.0 * eps * (widen(&ma).translation.vector.norm() + 4.0 * p.scale) + moved;
     prop_assert!(
         (along_moved - dm).abs() <= 2.0 * tol + moved_rounding,
         "moved normal {nm:?}: gap {along_moved:e} vs dist {dm:e}"
@@ -679,8 +679,12 @@ fn check_queries<T: Real>(case: &Case) -> Result<(), TestCaseError> {
         let sc = full_contact(&q.pose_a, &q.a, &q.pose_b, &q.b)?;
         let dk = sc.dist.as_f64();
         // Shape parameters are rounded again after scaling (relative ε each).
-        let change = placement_change((&wa, &wb), (&widen(&q.pose_a), &widen(&q.pose_b)), k, reach_b)
-            + 8.0 * eps * p.scale;
+        let change = placement_change(
+            (&wa, &wb),
+            (&widen(&q.pose_a), &widen(&q.pose_b)),
+            k,
+            reach_b,
+        ) + 8.0 * eps * p.scale;
         prop_assert!(
             (dk / k - d).abs() <= 2.0 * tol + change,
             "scaled by {k}: dist {dk:e} / k vs {d:e} (tol {tol:e}, rounding {change:e})"
@@ -742,9 +746,8 @@ fn check_pipeline<T: Real>(cases: &[Case], prediction_factor: f64) -> Result<(),
                 );
             }
             if p.degenerate {
-                expected_caps += usize::from(
-                    single.is_some_and(|c| c.quality != ContactQuality::Converged),
-                );
+                expected_caps +=
+                    usize::from(single.is_some_and(|c| c.quality != ContactQuality::Converged));
             }
             match (&single, m.deepest()) {
                 (Some(c), Some(deepest)) => {
@@ -983,7 +986,11 @@ fn run_pipeline<T: Real>(cases: &[Case], prediction: f64) {
 #[test]
 fn regression_touching_contact_stays_within_the_prediction() {
     let segment = Spec::Segment(
-        [-0.09090667067605289, 0.3080548036537417, -0.08819636089968694],
+        [
+            -0.09090667067605289,
+            0.3080548036537417,
+            -0.08819636089968694,
+        ],
         [0.0, 0.0, -0.60069106097394],
     );
     let case = Case {
@@ -1063,16 +1070,28 @@ fn regression_f32_gjk_does_not_stall_on_a_rounding_sized_step() {
     let case = Case {
         a: Spec::Cone(0.8002508889762766, 0.2),
         b: Spec::Triangle([
-            [-0.08865672979901, -0.006009870919556207, -0.9608941213965582],
+            [
+                -0.08865672979901,
+                -0.006009870919556207,
+                -0.9608941213965582,
+            ],
             [0.0, -0.5102082870010751, -0.2811289254739512],
-            [0.46343371182077026, -0.23429816615524215, 0.3957497711161294],
+            [
+                0.46343371182077026,
+                -0.23429816615524215,
+                0.3957497711161294,
+            ],
         ]),
         size: 1.0,
         origin: [0.0; 3],
         rotation_a: [2.8642740470749257, 2.698265693333556, 1.8551565886961157],
         relation: Relation::Random {
             offset: [2.37234923358893, -0.27048022513072056, -1.0074462443504528],
-            rotation: [-0.13263662166317375, -0.22906695986662828, 0.48634290642970684],
+            rotation: [
+                -0.13263662166317375,
+                -0.22906695986662828,
+                0.48634290642970684,
+            ],
         },
     };
     run_queries::<f32>(&case);
