@@ -35,8 +35,14 @@
 //! "true minimiser") — and directly, when the shapes are apart: the separating direction is then
 //! unique, and a normal whose gap is within `δ` of the distance `d` is within `√(2δ/d)` of it.
 //!
-//! Budget: the whole file runs in well under a minute in the dev profile (seeded: the same
-//! cases every run; `PROPTEST_CASES` raises the count for a longer local run).
+//! Budget: the whole file runs in a few seconds in the dev profile (6000 cases per precision
+//! for the queries, 1500 scenes of 1–7 pairs per precision for the pipeline; seeded, so the
+//! same cases every run). `PROPTEST_CASES=N` sets every property's case count for a longer
+//! local run. With 20 000 every property passes; a run of 200 000 still finds rare cases
+//! (about one in 10⁵), left open: a GJK stall on a separated pair with a curved shape that EPA
+//! cannot settle and whose bounds are wider than the accuracy (reported honestly as
+//! `Fallback`, and counted), and a manifold normal on a coincident sliver hull slightly beyond
+//! the f64 tolerance.
 
 use std::sync::Arc;
 
@@ -727,7 +733,7 @@ fn check_pipeline<T: Real>(cases: &[Case], prediction_factor: f64) -> Result<(),
             .map_err(|e| TestCaseError::fail(e.to_string()))?
             .to_vec();
         prop_assert_eq!(manifolds.len(), pairs.len());
-        let mut expected_caps = 0;
+        let mut expected_caps = 0u64;
         for (p, m) in posed.iter().zip(&manifolds) {
             let tol = p.pipeline_tol();
             let single = contact(&p.pose_a, &p.a, &p.pose_b, &p.b, prediction)
@@ -747,7 +753,7 @@ fn check_pipeline<T: Real>(cases: &[Case], prediction_factor: f64) -> Result<(),
             }
             if p.degenerate {
                 expected_caps +=
-                    usize::from(single.is_some_and(|c| c.quality != ContactQuality::Converged));
+                    u64::from(single.is_some_and(|c| c.quality != ContactQuality::Converged));
             }
             match (&single, m.deepest()) {
                 (Some(c), Some(deepest)) => {
@@ -786,13 +792,21 @@ fn check_pipeline<T: Real>(cases: &[Case], prediction_factor: f64) -> Result<(),
         }
         let stats = narrow.stats();
         prop_assert_eq!(stats.pairs, pairs.len() as u64);
-        if expected_caps == 0 && posed.iter().all(|p| !p.degenerate) {
+        // Only the deliberately degenerate pairs may end on a cap (and then they are counted).
+        let degenerate = posed.iter().filter(|p| p.degenerate).count() as u64;
+        if degenerate == 0 {
             prop_assert_eq!(
                 (stats.iteration_limits, stats.fallbacks),
                 (0, 0),
                 "frame {}: {:?}",
                 frame,
                 stats
+            );
+        } else {
+            prop_assert!(
+                stats.iteration_limits + stats.fallbacks <= degenerate
+                    && (frame > 0 || stats.iteration_limits + stats.fallbacks >= expected_caps),
+                "frame {frame}: {stats:?}, {degenerate} degenerate pairs, {expected_caps} capped"
             );
         }
     }
