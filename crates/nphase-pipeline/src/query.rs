@@ -4,7 +4,7 @@
 //! (`pos1`, `pos2`: local → world) and answer in world space. They work in A's frame internally
 //! (`pos12 = pos1⁻¹ · pos2`), so the accuracy does not depend on how far the pair is from the
 //! world origin. Each call is independent (cold start); for per-frame use keep a
-//! [`SimplexCache`](nphase_gjk::SimplexCache) per pair and call [`query_pair`](crate::query_pair)
+//! [`SimplexCache`] per pair and call [`query_pair`]
 //! or use the [`NarrowPhase`](crate::NarrowPhase) pipeline.
 //!
 //! Bad input (a NaN or infinite pose, a negative or non-finite prediction) is refused with a
