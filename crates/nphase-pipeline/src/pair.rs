@@ -130,11 +130,16 @@ pub fn query_pair<T: Real>(
         warm_started: gjk.stats.warm_started,
         ..PairOutcome::default()
     };
+    // An estimate that did not converge is reported as a contact whenever its certified lower
+    // bound is within the prediction (never a silent "apart"); its distance is then clamped to
+    // the prediction, which lies within the certified bounds, so that a contact never reports a
+    // distance beyond the prediction it was asked for (found by fuzzing: a stalled estimate of
+    // 1e-4 returned for a prediction of 0).
     let separated = |c: &nphase_gjk::ClosestPoints<T>, quality| LocalContact {
         point1: c.point1,
         point2: c.point2,
         normal: c.normal,
-        dist: c.distance,
+        dist: Float::min(c.distance, prediction),
         quality,
     };
     outcome.contact = match gjk.status {

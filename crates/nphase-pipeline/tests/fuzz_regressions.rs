@@ -4,7 +4,7 @@
 use nphase_math::nalgebra::Quaternion;
 use nphase_math::{Isometry, Point, Real, Rotation, Vector};
 use nphase_pipeline::query::{contact, distance, intersection_test};
-use nphase_shapes::{Ball, Cone, Shape};
+use nphase_shapes::{Ball, Cone, ConvexPolyhedron, Shape};
 
 /// Regression (fuzz target `shapes`): `Shape::convex` panicked with an index out of bounds in
 /// the hull's second pass. The cloud mixed coordinates of 1e300 with ones of 1e-4 and 3e-7;
@@ -65,4 +65,27 @@ fn point_beside_a_long_segment_is_not_a_deep_penetration() {
     }
     check::<f32>();
     check::<f64>();
+}
+
+/// Regression (fuzz target `contact`): a tiny cone (5e-4) beside a segment a million long (a
+/// two-point hull), f64. GJK stalled with certified bounds straddling 0, EPA could not settle
+/// the pair, and the estimate — 1e-4 apart — was returned as a `Fallback` contact for a
+/// prediction of 0: a contact beyond its own prediction. Estimates whose lower bound admits a
+/// contact now report their distance clamped to the prediction (which lies within the bounds).
+#[test]
+fn fallback_contact_stays_within_the_prediction() {
+    let a = Shape::Cone(Cone::new(0.000478424072265625, 0.00022308349609375002).expect("valid"));
+    let b = Shape::Convex(std::sync::Arc::new(
+        ConvexPolyhedron::from_points(&[
+            Point::new(477783.203125, -766754.150390625, -288116.455078125),
+            Point::new(1e-300, 4.08935546875e-7, 0.0),
+        ])
+        .expect("valid"),
+    ));
+    let id = Isometry::identity();
+    if let Some(c) = contact(&id, &a, &id, &b, 0.0).expect("finite input") {
+        assert!(c.dist <= 0.0, "{c:?}");
+    }
+    let d: f64 = distance(&id, &a, &id, &b).expect("finite input");
+    assert!(d.is_finite());
 }
