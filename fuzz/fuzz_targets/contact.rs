@@ -10,7 +10,7 @@ use nphase::math::{Isometry, Real};
 use nphase::pipeline::query::{
     ClosestPoints, QueryError, closest_points, contact, distance, intersection_test,
 };
-use nphase_fuzz::{Num, PoseSpec, ShapeSpec, all_finite};
+use nphase_fuzz::{Num, PoseSpec, ShapeSpec, all_finite, magnitude};
 
 #[derive(Debug, Arbitrary)]
 struct Input {
@@ -19,28 +19,6 @@ struct Input {
     pose_a: PoseSpec,
     pose_b: PoseSpec,
     prediction: Num,
-}
-
-fn magnitude(spec: &ShapeSpec) -> f64 {
-    let m = |n: &Num| {
-        if n.0.is_finite() {
-            n.0.abs()
-        } else {
-            f64::INFINITY
-        }
-    };
-    let v = |p: &[Num; 3]| p.iter().map(m).fold(0.0, f64::max);
-    match spec {
-        ShapeSpec::Ball(r) => m(r),
-        ShapeSpec::Cuboid(h) => v(h),
-        ShapeSpec::Capsule(a, b) | ShapeSpec::Cylinder(a, b) | ShapeSpec::Cone(a, b) => {
-            m(a).max(m(b))
-        }
-        ShapeSpec::Segment(a, b) => v(a).max(v(b)),
-        ShapeSpec::Triangle(a, b, c) => v(a).max(v(b)).max(v(c)),
-        ShapeSpec::Convex(points) => points.iter().take(64).map(v).fold(0.0, f64::max),
-        ShapeSpec::Round(inner, r) => magnitude(inner).max(m(r)),
-    }
 }
 
 fn check<T: Real>(input: &Input, limit: f64) {

@@ -8,7 +8,7 @@ use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use nphase::math::{Isometry, Real};
 use nphase::pipeline::{Collider, NarrowPhase, NarrowPhaseConfig, PipelineError};
-use nphase_fuzz::{Num, PoseSpec, ShapeSpec, all_finite};
+use nphase_fuzz::{Num, PoseSpec, ShapeSpec, all_finite, magnitude};
 
 #[derive(Debug, Arbitrary)]
 struct Input {
@@ -51,10 +51,11 @@ fn check<T: Real>(input: &Input, limit: f64) {
             return;
         }
     };
-    let in_range = input.colliders.iter().take(12).all(|(_, _, p)| {
-        p.translation
-            .iter()
-            .all(|n| n.0.is_finite() && n.0.abs() <= limit)
+    let in_range = input.colliders.iter().take(12).all(|(_, shape, p)| {
+        magnitude(shape) <= limit
+            && p.translation
+                .iter()
+                .all(|n| n.0.is_finite() && n.0.abs() <= limit)
     }) && input
         .step
         .iter()

@@ -145,3 +145,27 @@ impl PoseSpec {
 pub fn all_finite<T: Real>(xs: impl IntoIterator<Item = T>) -> bool {
     xs.into_iter().all(num_traits::Float::is_finite)
 }
+
+/// The largest magnitude among a shape description's numbers (∞ for a non-finite one): the
+/// targets assert finite answers only within the supported range.
+pub fn magnitude(spec: &ShapeSpec) -> f64 {
+    let m = |n: &Num| {
+        if n.0.is_finite() {
+            n.0.abs()
+        } else {
+            f64::INFINITY
+        }
+    };
+    let v = |p: &[Num; 3]| p.iter().map(m).fold(0.0, f64::max);
+    match spec {
+        ShapeSpec::Ball(r) => m(r),
+        ShapeSpec::Cuboid(h) => v(h),
+        ShapeSpec::Capsule(a, b) | ShapeSpec::Cylinder(a, b) | ShapeSpec::Cone(a, b) => {
+            m(a).max(m(b))
+        }
+        ShapeSpec::Segment(a, b) => v(a).max(v(b)),
+        ShapeSpec::Triangle(a, b, c) => v(a).max(v(b)).max(v(c)),
+        ShapeSpec::Convex(points) => points.iter().take(64).map(v).fold(0.0, f64::max),
+        ShapeSpec::Round(inner, r) => magnitude(inner).max(m(r)),
+    }
+}
