@@ -611,7 +611,8 @@ impl fmt::Display for SceneError {
             } => {
                 write!(
                     f,
-                    "malformed JSON at line {line}, column {column}: {message}"
+                    "malformed JSON at line {line}, column {column}: {}",
+                    one_line(message)
                 )
             }
             SceneError::NotAnObject => f.write_str("scene: the top level must be a JSON object"),
@@ -624,7 +625,9 @@ impl fmt::Display for SceneError {
                     "format: missing field `format` (expected \"{SCENE_FORMAT}\")"
                 )
             }
-            SceneError::Invalid { entry, message } => write!(f, "{entry}: {message}"),
+            SceneError::Invalid { entry, message } => {
+                write!(f, "{entry}: {}", one_line(message))
+            }
             SceneError::UnknownShapeType { entry, type_name } => write!(
                 f,
                 "{entry}: unknown type {type_name:?} (expected one of {})",
@@ -659,6 +662,27 @@ impl fmt::Display for SceneError {
 }
 
 impl std::error::Error for SceneError {}
+
+/// `text` with control characters escaped (`\n` → `\\n`): serde's messages quote field names
+/// and values from the file as written, and a name holding a newline (`"poi\nts"` in JSON)
+/// would otherwise split the one-line message (found by fuzzing the scene reader).
+fn one_line(text: &str) -> Cow<'_, str> {
+    if text.chars().any(char::is_control) {
+        Cow::Owned(
+            text.chars()
+                .map(|c| {
+                    if c.is_control() {
+                        c.escape_default().to_string()
+                    } else {
+                        c.to_string()
+                    }
+                })
+                .collect(),
+        )
+    } else {
+        Cow::Borrowed(text)
+    }
+}
 
 // ---------------------------------------------------------------------------------------------
 // The validated scene.
