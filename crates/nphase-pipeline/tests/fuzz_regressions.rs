@@ -133,3 +133,50 @@ fn broken_epa_never_turns_an_overlap_into_a_separation() {
     check::<f32>();
     check::<f64>();
 }
+
+/// Open (fuzz target `contact`, last run): a cylinder of radius 0 and length 5.6e-7 (nearly a
+/// point) inside a cylinder 0.0028 thick, f32. `distance` and `contact` find the overlap (depth
+/// 2.6e-3, as in f64) but the f32 `intersection_test` answers "apart"; in f64 all agree. Not
+/// fixed yet: ignored until it is, so the suite stays green and the case stays on record.
+#[test]
+#[ignore = "open: f32 intersection_test false negative, see the doc comment"]
+fn f32_intersection_test_sees_a_point_inside_a_thin_cylinder() {
+    use nphase_shapes::Cylinder;
+    fn check<T: Real>() {
+        let a = Shape::Cylinder(Cylinder::new(T::lit(2.8076171875e-7), T::zero()).expect("valid"));
+        let b = Shape::Cylinder(
+            Cylinder::new(T::lit(0.718963623046875), T::lit(0.0028076171875)).expect("valid"),
+        );
+        let q = |x: f64, y: f64, z: f64, w: f64| {
+            Rotation::new_normalize(Quaternion::new(T::lit(w), T::lit(x), T::lit(y), T::lit(z)))
+        };
+        let pa = Isometry::from_parts(
+            Vector::new(T::zero(), T::lit(-0.000823638916015625), T::zero()).into(),
+            q(
+                -0.000266693115234375,
+                -3.0517578125e-8,
+                -0.000266693115234375,
+                -0.000266693115234375,
+            ),
+        );
+        let pb = Isometry::from_parts(
+            Vector::new(
+                T::lit(0.000381744384765625),
+                T::lit(-0.0027337646484375),
+                T::lit(-0.000265655517578125),
+            )
+            .into(),
+            q(
+                -0.000266693115234375,
+                -0.000266693115234375,
+                -0.00027197265625,
+                -0.00266693115234375,
+            ),
+        );
+        let d = distance(&pa, &a, &pb, &b).expect("finite").as_f64();
+        assert!(d < -2e-3, "distance {d}");
+        assert!(intersection_test(&pa, &a, &pb, &b).expect("finite"));
+    }
+    check::<f64>();
+    check::<f32>();
+}
