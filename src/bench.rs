@@ -181,6 +181,7 @@ pub fn add_stats(a: StepStats, b: &StepStats) -> StepStats {
         epa_runs: a.epa_runs + b.epa_runs,
         iteration_limits: a.iteration_limits + b.iteration_limits,
         fallbacks: a.fallbacks + b.fallbacks,
+        gjk_stalls: a.gjk_stalls + b.gjk_stalls,
         elapsed: a.elapsed + b.elapsed,
     }
 }

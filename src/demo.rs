@@ -356,6 +356,7 @@ impl fmt::Display for RunSummary {
         )?;
         writeln!(f, "  iteration limits       {:>10}", t.iteration_limits)?;
         writeln!(f, "  fallbacks              {:>10}", t.fallbacks)?;
+        writeln!(f, "  GJK stalls (EPA)       {:>10}", t.gjk_stalls)?;
         writeln!(
             f,
             "  narrowphase            {:>10.3} ms/frame   {:.1} ns/pair",

@@ -7,8 +7,8 @@
 //!   (field names and types); [`SceneDoc::to_json`] writes it back (the demo uses this).
 //! * [`Scene<T>`] — the validated scene in the engine's precision: built shapes, bodies with
 //!   their pose and velocity, pairs as indices into the body list. [`Scene::from_doc`] applies the
-//!   rules (finite numbers, non-negative sizes, known shapes, unique ids, existing pair bodies,
-//!   no self pairs, a non-zero quaternion).
+//!   rules (finite numbers, non-negative sizes, no point-sized shape, known shapes, unique ids,
+//!   existing pair bodies, no self pairs, a non-zero quaternion).
 //!
 //! Every refusal is a [`SceneError`] whose `Display` is one line naming the entry
 //! (`shapes.rock`, `bodies[3] (id 7)`, `pairs[2]`) and the rule it breaks.
@@ -611,7 +611,8 @@ impl fmt::Display for SceneError {
             } => {
                 write!(
                     f,
-                    "malformed JSON at line {line}, column {column}: {message}"
+                    "malformed JSON at line {line}, column {column}: {}",
+                    one_line(message)
                 )
             }
             SceneError::NotAnObject => f.write_str("scene: the top level must be a JSON object"),
@@ -624,7 +625,9 @@ impl fmt::Display for SceneError {
                     "format: missing field `format` (expected \"{SCENE_FORMAT}\")"
                 )
             }
-            SceneError::Invalid { entry, message } => write!(f, "{entry}: {message}"),
+            SceneError::Invalid { entry, message } => {
+                write!(f, "{entry}: {}", one_line(message))
+            }
             SceneError::UnknownShapeType { entry, type_name } => write!(
                 f,
                 "{entry}: unknown type {type_name:?} (expected one of {})",
@@ -659,6 +662,27 @@ impl fmt::Display for SceneError {
 }
 
 impl std::error::Error for SceneError {}
+
+/// `text` with control characters escaped (`\n` → `\\n`): serde's messages quote field names
+/// and values from the file as written, and a name holding a newline (`"poi\nts"` in JSON)
+/// would otherwise split the one-line message (found by fuzzing the scene reader).
+fn one_line(text: &str) -> Cow<'_, str> {
+    if text.chars().any(char::is_control) {
+        Cow::Owned(
+            text.chars()
+                .map(|c| {
+                    if c.is_control() {
+                        c.escape_default().to_string()
+                    } else {
+                        c.to_string()
+                    }
+                })
+                .collect(),
+        )
+    } else {
+        Cow::Borrowed(text)
+    }
+}
 
 // ---------------------------------------------------------------------------------------------
 // The validated scene.
@@ -751,8 +775,11 @@ impl<T: Real> Scene<T> {
             if shape_index.insert(name.as_str(), shapes.len()).is_some() {
                 return Err(SceneError::DuplicateShape { entry });
             }
-            let shape =
-                build_shape::<T>(desc).map_err(|error| SceneError::Shape { entry, error })?;
+            // A point-sized shape (a ball of radius 0, a hull of identical points) is valid
+            // geometry for the library but a mistake in a scene.
+            let shape = build_shape::<T>(desc)
+                .and_then(|shape| shape.require_extent().map(|()| shape))
+                .map_err(|error| SceneError::Shape { entry, error })?;
             shapes.push((name.clone(), shape));
         }
 

@@ -469,18 +469,22 @@ where
             stats.exit = GjkExit::OverlapProven;
             break;
         }
-        if had_point && norm2 >= previous_norm2 {
-            // A new simplex whose |v|² is within rounding of the old one is at least as good in
-            // exact arithmetic, and when it is a triangle in a face of D its normal and plane
-            // distance are exact: keep it (the lateral improvement it holds is below what |v|²
-            // can show). Otherwise restore the previous simplex.
-            let rounding = T::lit(8.0)
-                * T::TOLERANCES.epsilon
-                * Float::sqrt(previous_norm2)
-                * Float::sqrt(state.size2);
-            if norm2 - previous_norm2 > rounding || momentum.is_some() {
-                (state.simplex, state.v, state.weights) = previous;
-            }
+        // Growing the simplex by a support point below the current bound always brings v
+        // closer in exact arithmetic, but only quadratically in the gap: when |v|² changes by
+        // less than its rounding (nearly touching features, f32, or a lateral improvement on a
+        // face of D) the comparison sees no progress although v turned toward the optimum. A
+        // grown simplex whose |v|² is unchanged up to rounding (relative to |v|², or to the
+        // size for a tiny |v|) is kept and iterated on (the simplex cannot grow past a
+        // tetrahedron, so this cannot cycle); only a genuine increase, or no change on a
+        // simplex that did not grow, is a stall.
+        let grew = state.simplex.len() > previous.0.len();
+        let rounding = T::lit(8.0)
+            * tol.epsilon
+            * Float::sqrt(previous_norm2)
+            * Float::max(Float::sqrt(previous_norm2), Float::sqrt(state.size2));
+        let unchanged_up_to_rounding = norm2 - previous_norm2 <= rounding;
+        if had_point && norm2 >= previous_norm2 && !(grew && unchanged_up_to_rounding) {
+            (state.simplex, state.v, state.weights) = previous;
             if momentum.is_some() {
                 momentum = None;
                 continue;
@@ -608,8 +612,17 @@ impl<T: Real> State<T> {
         let v_norm = self.v.norm();
         let sin_angle = u.cross(&chosen).norm();
         let eps = T::TOLERANCES.epsilon;
-        let noise = T::lit(64.0) * eps * (T::one() + Float::sqrt(self.size2) / v_norm);
-        if !(u.norm_squared() > T::zero()) || !(v_norm > T::zero()) || sin_angle <= noise {
+        let size = Float::sqrt(self.size2);
+        let noise = T::lit(64.0) * eps * (T::one() + size / v_norm);
+        // Within v's own rounding the two directions are indistinguishable — but when |v| is
+        // tiny next to the size (shapes touching), that rounding is a large angle, and along a
+        // wide flat face a tilt of `sin∠` changes the support gap by up to `size·sin∠`: the
+        // check is skipped only when that change is within the accuracy too.
+        let harmless = sin_angle * size <= T::TOLERANCES.accuracy * (v_norm + size);
+        if !(u.norm_squared() > T::zero())
+            || !(v_norm > T::zero())
+            || (sin_angle <= noise && harmless)
+        {
             return;
         }
         let w = md.support(
@@ -619,7 +632,10 @@ impl<T: Real> State<T> {
         );
         stats.support_calls += 1;
         let gap_chosen = v_norm - w.w.dot(&chosen);
-        if gap_chosen > v_norm * sin_angle && u.dot(&chosen) > T::zero() {
+        if !(u.dot(&chosen) > T::zero()) {
+            return;
+        }
+        if gap_chosen > v_norm * sin_angle {
             let (old, new) = (closest.normal.into_inner(), -u);
             closest.point1 += (new - old) * radius1;
             closest.point2 -= (new - old) * radius2;
@@ -631,6 +647,21 @@ impl<T: Real> State<T> {
             let half = mismatch * T::lit(0.5);
             closest.point1 += half;
             closest.point2 -= half;
+        } else if gap_chosen > T::TOLERANCES.accuracy * (v_norm + size)
+            && radius1 + radius2 >= v_norm / T::lit(2.0)
+        {
+            // Both errors are beyond the accuracy: the chosen direction does not certify the
+            // distance, and the simplex's witness pair is too far off `u` to be kept with it.
+            // This happens when the radii make the cores far apart while the shapes touch (a
+            // big ball on a wide flat face, f32; only then is this done): the duality gap,
+            // relative to the core distance, tolerates a tilt of
+            // ~√(2·ε_rel) in v, which along the face is a support gap of `face size · tilt`.
+            // The certified axis wins, and B's witness is put at A's along it, on B's support
+            // plane (within the certified gap): the pair is consistent with `distance · n`.
+            let new = -u;
+            closest.point1 += (new - closest.normal.into_inner()) * radius1;
+            closest.point2 = closest.point1 + new * closest.distance;
+            closest.normal = UnitVector::new_unchecked(new);
         }
     }
 

@@ -143,6 +143,14 @@ pub fn build_manifold<T: Real>(
         clip_features(ws, &n, prediction, feature_ids);
     }
     let size = shape_size(ws);
+    // No pair of surface points is closer along n than the exact contact (n minimises the
+    // support gap, and every pair's separation along n is at least that gap). A clipped point
+    // deeper than it by more than the accuracy is an artefact of a reference face far from n
+    // (a triangle touched on its edge, a polytope face beside an edge contact, a polygonised
+    // cap): its projection along n leaves the shapes. Such points are dropped (the exact
+    // witness below then stands in for them).
+    let accuracy = T::TOLERANCES.accuracy * size;
+    ws.candidates.retain(|c| c.dist >= contact.dist - accuracy);
     let merge = T::lit(MERGE_RADIUS) * size;
     remove_duplicates(&mut ws.candidates, merge);
     // The exact witness joins when clipping found nothing or only shallower points (a curved

@@ -133,10 +133,16 @@ pub struct StepStats {
     pub warm_starts: u64,
     /// Pairs that ran EPA.
     pub epa_runs: u64,
-    /// Contacts from a query that hit an iteration cap (best estimate used).
+    /// Pair queries that stopped on an iteration cap (GJK's, EPA's, or EPA's local-refinement
+    /// exit): the best estimate was used. Counted whether or not the pair ended with a contact.
     pub iteration_limits: u64,
-    /// Contacts from a stalled or degenerate query (best estimate used).
+    /// Pair queries that fell back to an estimate (GJK stalled and EPA could not settle the
+    /// answer, or EPA met a degenerate polytope). Counted whether or not the pair ended with a
+    /// contact.
     pub fallbacks: u64,
+    /// Pair queries in which GJK stalled on rounding and EPA was run to settle the answer
+    /// (those where EPA could not are also in `fallbacks`).
+    pub gjk_stalls: u64,
     /// Wall time of the update.
     pub elapsed: Duration,
 }
@@ -151,6 +157,7 @@ impl StepStats {
         self.epa_runs += other.epa_runs;
         self.iteration_limits += other.iteration_limits;
         self.fallbacks += other.fallbacks;
+        self.gjk_stalls += other.gjk_stalls;
         self
     }
 }
@@ -430,17 +437,15 @@ fn process_pair<T: Real>(
         gjk_iterations: u64::from(outcome.gjk_iterations),
         warm_starts: u64::from(outcome.warm_started),
         epa_runs: u64::from(outcome.epa_ran),
+        iteration_limits: u64::from(outcome.quality == ContactQuality::IterationLimit),
+        fallbacks: u64::from(outcome.quality == ContactQuality::Fallback),
+        gjk_stalls: u64::from(outcome.gjk_stalled),
         ..StepStats::default()
     };
     manifold.points.clear();
     let Some(contact) = outcome.contact else {
         return stats;
     };
-    match contact.quality {
-        ContactQuality::Converged => {}
-        ContactQuality::IterationLimit => stats.iteration_limits = 1,
-        ContactQuality::Fallback => stats.fallbacks = 1,
-    }
     build_manifold(
         &a.shape,
         &b.shape,

@@ -15,9 +15,11 @@
 //!    bound says so (no silent drop).
 
 use nphase_epa::{EpaOptions, EpaStatus, EpaWorkspace};
-use nphase_gjk::{GjkInput, GjkOptions, GjkStatus, SimplexCache, closest_points};
+use nphase_gjk::{
+    GjkInput, GjkOptions, GjkStatus, MinkowskiDifference, SimplexCache, closest_points,
+};
 use nphase_math::{Isometry, Point, Real, UnitVector, Vector};
-use nphase_shapes::{Core, Shape};
+use nphase_shapes::{Core, FeatureMap, Shape, SupportFeature, VertexId};
 
 use crate::cuboid_sat::cuboid_penetration;
 use num_traits::Float;
@@ -60,12 +62,22 @@ pub struct PairOutcome<T: Real> {
     pub warm_started: bool,
     /// Whether EPA ran.
     pub epa_ran: bool,
+    /// How the query ended, whether or not it produced a contact: a query that stopped on an
+    /// iteration cap or fell back to an estimate is reported here even when that estimate put
+    /// the pair beyond the prediction distance (then `contact` is `None`). When there is a
+    /// contact, its `quality` is this.
+    pub quality: ContactQuality,
+    /// Whether GJK stalled (rounding on nearly parallel features) and EPA was asked to settle
+    /// the answer. `quality` says whether it did (`Converged`) or the estimate was used
+    /// (`Fallback`).
+    pub gjk_stalled: bool,
 }
 
 /// Reusable scratch space of pair queries (EPA's polytope). One per thread.
 #[derive(Debug, Default)]
 pub struct PairWorkspace<T: Real> {
     epa: EpaWorkspace<T>,
+    feature: SupportFeature<T>,
 }
 
 impl<T: Real> PairWorkspace<T> {
@@ -73,6 +85,7 @@ impl<T: Real> PairWorkspace<T> {
     pub fn new() -> Self {
         PairWorkspace {
             epa: EpaWorkspace::new(),
+            feature: SupportFeature::default(),
         }
     }
 }
@@ -134,11 +147,16 @@ pub fn query_pair<T: Real>(
         warm_started: gjk.stats.warm_started,
         ..PairOutcome::default()
     };
+    // An estimate that did not converge is reported as a contact whenever its certified lower
+    // bound is within the prediction (never a silent "apart"); its distance is then clamped to
+    // the prediction, which lies within the certified bounds, so that a contact never reports a
+    // distance beyond the prediction it was asked for (found by fuzzing: a stalled estimate of
+    // 1e-4 returned for a prediction of 0).
     let separated = |c: &nphase_gjk::ClosestPoints<T>, quality| LocalContact {
         point1: c.point1,
         point2: c.point2,
         normal: c.normal,
-        dist: c.distance,
+        dist: Float::min(c.distance, prediction),
         quality,
     };
     outcome.contact = match gjk.status {
@@ -147,9 +165,11 @@ pub fn query_pair<T: Real>(
             (c.distance <= prediction).then(|| separated(&c, ContactQuality::Converged))
         }
         GjkStatus::IterationLimit(c) => {
+            outcome.quality = ContactQuality::IterationLimit;
             (c.lower_bound <= prediction).then(|| separated(&c, ContactQuality::IterationLimit))
         }
         GjkStatus::Stalled { estimate, simplex } => {
+            outcome.gjk_stalled = true;
             // Rounding stalled GJK on nearly parallel features: EPA, whose normals come from
             // explicit faces, settles the signed distance from the same simplex. Its answer is
             // kept when it converged within GJK's bounds (up to rounding).
@@ -185,11 +205,26 @@ pub fn query_pair<T: Real>(
                         let half = m * T::lit(0.5);
                         c.point1 = p1 + half;
                         c.point2 = p2 - half;
+                        snap_to_face_normal(&input, &mut c, &mut workspace.feature);
                         c
                     })
                 }
-                _ => (estimate.lower_bound <= prediction)
-                    .then(|| separated(&estimate, ContactQuality::Fallback)),
+                _ => {
+                    // EPA could not settle it (the cores are apart: its polytope does not
+                    // enclose the origin). GJK's own certified bounds may already be within
+                    // the accuracy nphase promises — rounding stalled it short of its much
+                    // tighter internal gap (f32 on curved shapes) — and then the estimate is a
+                    // converged answer; otherwise it is a fallback.
+                    let certified = estimate.upper_bound - estimate.lower_bound
+                        <= T::TOLERANCES.accuracy * (size + radius1 + radius2);
+                    let quality = if certified {
+                        ContactQuality::Converged
+                    } else {
+                        ContactQuality::Fallback
+                    };
+                    outcome.quality = quality;
+                    (estimate.lower_bound <= prediction).then(|| separated(&estimate, quality))
+                }
             }
         }
         GjkStatus::Intersecting(simplex) => {
@@ -200,10 +235,128 @@ pub fn query_pair<T: Real>(
                 EpaStatus::IterationLimit(_) => ContactQuality::IterationLimit,
                 EpaStatus::Degenerate(_) => ContactQuality::Fallback,
             };
-            Some(penetration_contact(epa.status.penetration(), quality))
+            outcome.quality = quality;
+            let mut contact = penetration_contact(epa.status.penetration(), quality);
+            if quality == ContactQuality::Fallback {
+                best_sampled_axis(&input, &mut contact);
+            }
+            snap_to_face_normal(&input, &mut contact, &mut workspace.feature);
+            // GJK found the cores overlapping or touching (within its touch tolerance), so the
+            // shapes are within the prediction distance; a flat or touching start can leave
+            // EPA's signed depth a rounding error on the separated side (a "distance" of
+            // ~ε·size). Clamp it, so that a contact never reports a distance beyond the
+            // prediction it was asked for (the pipeline would drop all its points).
+            contact.dist = Float::min(contact.dist, prediction);
+            Some(contact)
         }
     };
     outcome
+}
+
+/// Replaces EPA's normal by a face normal of either core when that certifies a larger signed
+/// distance.
+///
+/// EPA's normals are planes through points of the Minkowski difference, each computed with a
+/// rounding error of ~ε·size; on a sliver (a near-degenerate hull, a thin triangle) the plane
+/// through them tilts by ~ε·length/width, and along the sliver's length that tilt is a support
+/// gap far beyond the accuracy. The shapes' own face normals are exact. Every direction `c`
+/// gives a certified lower bound on the signed distance (the support gap along it), so a face
+/// normal whose gap exceeds the reported distance is strictly closer to the truth: the contact
+/// takes it, and B's witness is placed at A's along it.
+fn snap_to_face_normal<T: Real>(
+    input: &GjkInput<'_, Core<'_, T>, Core<'_, T>, T>,
+    contact: &mut LocalContact<T>,
+    feature: &mut SupportFeature<T>,
+) {
+    // The support gap along c (A → B): D = A − B's support along c is the pair of A's top and
+    // B's bottom along c, so −(D's support)·c is how far B's bottom lies beyond A's top.
+    let gap = |c: &Vector<T>| {
+        let w = MinkowskiDifference::new(input.shape1, input.shape2, &input.pos12).support(
+            c,
+            VertexId::NONE,
+            VertexId::NONE,
+        );
+        -w.w.dot(c) - input.radius1 - input.radius2
+    };
+    let n = contact.normal.into_inner();
+    input.shape1.local_support_feature(&n, feature);
+    let face1 = (feature.vertices.len() >= 3).then_some(feature.normal.into_inner());
+    let n2 = input.pos12.rotation.inverse_transform_vector(&-n);
+    input.shape2.local_support_feature(&n2, feature);
+    let face2 = (feature.vertices.len() >= 3)
+        .then(|| -(input.pos12.rotation * feature.normal.into_inner()));
+    let cos_flat = Float::cos(T::lit(nphase_shapes::FLAT_FEATURE_ANGLE));
+    // Only a face beside the normal: its plane is the contact's plane up to rounding.
+    let candidates = [face1, face2]
+        .into_iter()
+        .flatten()
+        .filter(|c| c.dot(&n) > cos_flat);
+    let mut best: Option<(Vector<T>, T)> = None;
+    for c in candidates {
+        // The current normal's own certificate is computed once, and only when a face is near.
+        let floor = match best {
+            Some((_, b)) => b,
+            None => gap(&n),
+        };
+        let g = gap(&c);
+        if g > floor {
+            best = Some((c, g));
+        } else if best.is_none() {
+            best = Some((n, floor));
+        }
+    }
+    if let Some((c, g)) = best.filter(|(c, _)| *c != n) {
+        let c = UnitVector::new_normalize(c);
+        contact.point1 += (c.into_inner() - n) * input.radius1;
+        contact.point2 = contact.point1 + c.into_inner() * g;
+        contact.normal = c;
+        contact.dist = g;
+    }
+}
+
+/// The fallback when EPA's polytope broke down (a very thin or long Minkowski difference in
+/// f32): its estimate is not certified and can be anything — found by fuzzing: a ball on the
+/// axis of a cylinder 14 000 long came out 7 213 *apart* while GJK had proven the overlap.
+///
+/// Every direction `c` certifies a lower bound on the signed distance, the support gap along it;
+/// the best of a few candidates — EPA's normal, the axes of both shapes, the line between their
+/// origins — is taken. It may overstate the depth, never hide the overlap, and is reported as a
+/// `Fallback` (and counted by the pipeline).
+fn best_sampled_axis<T: Real>(
+    input: &GjkInput<'_, Core<'_, T>, Core<'_, T>, T>,
+    contact: &mut LocalContact<T>,
+) {
+    let md = MinkowskiDifference::new(input.shape1, input.shape2, &input.pos12);
+    let gap = |c: &Vector<T>| {
+        let w = md.support(c, VertexId::NONE, VertexId::NONE);
+        (-w.w.dot(c) - input.radius1 - input.radius2, w)
+    };
+    let rotation = input.pos12.rotation;
+    let mut candidates: arrayvec::ArrayVec<Vector<T>, 16> = arrayvec::ArrayVec::new();
+    candidates.push(contact.normal.into_inner());
+    for i in 0..3 {
+        let axis = Vector::ith(i, T::one());
+        candidates.push(axis);
+        candidates.push(rotation * axis);
+    }
+    if let Some(centres) = nphase_math::normalize_robust(&input.pos12.translation.vector) {
+        candidates.push(centres.into_inner());
+    }
+    let mut best: Option<(Vector<T>, T, nphase_gjk::SimplexVertex<T>)> = None;
+    for axis in candidates {
+        for c in [axis, -axis] {
+            let (g, w) = gap(&c);
+            if best.as_ref().is_none_or(|(_, b, _)| g > *b) {
+                best = Some((c, g, w));
+            }
+        }
+    }
+    if let Some((c, g, w)) = best {
+        contact.normal = UnitVector::new_normalize(c);
+        contact.dist = g;
+        contact.point1 = w.a + c * input.radius1;
+        contact.point2 = w.b - c * input.radius2;
+    }
 }
 
 /// Whether a core has a curved support function (EPA converges on it only to a looser

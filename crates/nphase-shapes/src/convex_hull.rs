@@ -435,7 +435,10 @@ fn solid_hull(pts: &[V], ids: &[u32], simplex: [u32; 4], tolerance: f64) -> Hull
         .copied()
         .filter(|&v| sharp.count[v as usize] >= 3)
         .collect();
-    if extreme.len() < vertices.len() {
+    // `extreme` can be empty (or too small to span a solid) when rounding blurs every corner
+    // of a cloud whose coordinates span hundreds of orders of magnitude (1e300 beside 1e-4,
+    // found by fuzzing); the first pass's mesh is kept then.
+    if !extreme.is_empty() && extreme.len() < vertices.len() {
         // Some vertices lie on an edge or inside a face. The extreme points span the same
         // solid, so a second pass over them alone leaves only extreme vertices.
         if let Shape::Solid(simplex) = classify(pts, &extreme) {

@@ -23,6 +23,16 @@ pub enum ShapeError {
     },
     /// A convex hull was requested from no points at all.
     EmptyPointCloud,
+    /// The shape has no extent at all — it is a single point (a ball of radius 0, all hull
+    /// points identical, …). The constructors accept such degenerate shapes; this is the error
+    /// of [`Shape::require_extent`](crate::Shape::require_extent), for inputs where a point-sized
+    /// shape is a mistake (scene files).
+    ZeroSize {
+        /// The shape type.
+        shape: &'static str,
+        /// The rule, naming the fields (``"`radius` must be positive (…)"``).
+        rule: &'static str,
+    },
     /// A round shape was given an inner shape that cannot be rounded (a round shape: merge the
     /// radii instead).
     InvalidInner {
@@ -50,6 +60,7 @@ impl fmt::Display for ShapeError {
                     "convex: `points` must hold at least one point (got none)"
                 )
             }
+            ShapeError::ZeroSize { shape, rule } => write!(f, "{shape}: {rule}"),
             ShapeError::InvalidInner { reason } => write!(f, "round: `inner` {reason}"),
         }
     }

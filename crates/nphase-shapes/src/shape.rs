@@ -123,6 +123,65 @@ impl<T: Real> Shape<T> {
         Ok(Shape::Round(Arc::new(Round::new(inner, border_radius)?)))
     }
 
+    /// Refuses a shape that is a single point: a ball of radius 0, a box, capsule, cylinder or
+    /// cone whose sizes are all 0, a segment whose ends coincide, a triangle whose vertices all
+    /// coincide, a hull of identical points, or a rounded one of these with a border radius of
+    /// 0.
+    ///
+    /// The constructors accept these (zero sizes are valid degenerate geometry, and every query
+    /// answers them); this check is for inputs where a point-sized shape can only be a mistake,
+    /// such as scene files. Flat and thin shapes (a box with one zero half-extent, a capsule of
+    /// radius 0) have an extent and pass.
+    ///
+    /// ```
+    /// use nphase_shapes::{Ball, Shape, ShapeError};
+    ///
+    /// let point = Shape::Ball(Ball::new(0.0).expect("a zero radius is valid"));
+    /// assert!(matches!(point.require_extent(), Err(ShapeError::ZeroSize { shape: "ball", .. })));
+    /// assert!(Shape::Ball(Ball::new(0.5).expect("valid")).require_extent().is_ok());
+    /// ```
+    pub fn require_extent(&self) -> Result<(), ShapeError> {
+        let zero = |x: T| x == T::zero();
+        let refuse =
+            |shape: &'static str, rule: &'static str| Err(ShapeError::ZeroSize { shape, rule });
+        match self {
+            Shape::Ball(b) if zero(b.radius()) => refuse(
+                "ball",
+                "`radius` must be positive (a ball of radius 0 is a point)",
+            ),
+            Shape::Cuboid(c) if c.half_extents().iter().all(|x| zero(*x)) => refuse(
+                "cuboid",
+                "`half_extents` must not all be 0 (the box would be a point)",
+            ),
+            Shape::Capsule(c) if zero(c.half_height()) && zero(c.radius()) => refuse(
+                "capsule",
+                "`half_height` and `radius` must not both be 0 (the capsule would be a point)",
+            ),
+            Shape::Cylinder(c) if zero(c.half_height()) && zero(c.radius()) => refuse(
+                "cylinder",
+                "`half_height` and `radius` must not both be 0 (the cylinder would be a point)",
+            ),
+            Shape::Cone(c) if zero(c.half_height()) && zero(c.radius()) => refuse(
+                "cone",
+                "`half_height` and `radius` must not both be 0 (the cone would be a point)",
+            ),
+            Shape::Segment(s) if s.a() == s.b() => refuse(
+                "segment",
+                "`a` and `b` must differ (the segment would be a point)",
+            ),
+            Shape::Triangle(t) if t.a() == t.b() && t.b() == t.c() => refuse(
+                "triangle",
+                "`a`, `b` and `c` must not all coincide (the triangle would be a point)",
+            ),
+            Shape::Convex(c) if c.dimension() == 0 => refuse(
+                "convex",
+                "`points` must not all coincide (the hull would be a point)",
+            ),
+            Shape::Round(r) if zero(r.border_radius()) => r.inner().require_extent(),
+            _ => Ok(()),
+        }
+    }
+
     /// The core + radius decomposition: the shape is exactly the set of points within `radius`
     /// of `core` (both in the shape's local frame). A ball is a point with its radius, a capsule
     /// its segment with its radius, a rounded shape its inner shape's core with the radii added;

@@ -1,0 +1,182 @@
+//! Crashes and wrong answers found by the fuzz targets (`fuzz/`, see its README), each fixed
+//! and kept here in the normal test suite.
+
+use nphase_math::nalgebra::Quaternion;
+use nphase_math::{Isometry, Point, Real, Rotation, Vector};
+use nphase_pipeline::query::{contact, distance, intersection_test};
+use nphase_shapes::{Ball, Cone, ConvexPolyhedron, Shape};
+
+/// Regression (fuzz target `shapes`): `Shape::convex` panicked with an index out of bounds in
+/// the hull's second pass. The cloud mixed coordinates of 1e300 with ones of 1e-4 and 3e-7;
+/// scaled to unit size the small ones are ~1e-304, rounding blurred every corner, no vertex
+/// counted as extreme, and the second pass classified an empty set. The first pass's mesh is
+/// now kept when too few extreme vertices remain.
+#[test]
+fn hull_of_a_cloud_spanning_600_orders_of_magnitude_does_not_panic() {
+    let p = Point::new;
+    let cloud = [
+        p(-0.000611785888671875, -0.0, -0.0),
+        p(0.0, -3.0517578125e-7, -3.0517578125e-7),
+        p(-0.0, -0.0, -0.0),
+        p(-0.0, 1e300, 1e300),
+        p(1e300, 1e300, 1e300),
+        p(1e300, 1e300, 1e300),
+        p(1e300, 1e300, 1e300),
+        p(-0.0, -0.0, -0.0),
+    ];
+    let hull = Shape::<f64>::convex(&cloud).expect("finite points make a hull");
+    let aabb = hull.local_aabb();
+    assert!(aabb.maxs.iter().all(|x| x.is_finite()), "{aabb:?}");
+}
+
+/// Regression (fuzz target `contact`): a point (a ball of radius 0) 1.4e-4 beside a cone of
+/// radius 0 (a segment 96 long), f32. GJK saw the pair as touching (1.4e-4 is below its touch
+/// tolerance of 1e-5 of the size); EPA's flat start took the normal from the segment's closest
+/// point to the origin, whose rounding error along the 96-long segment tilted the normal by
+/// 0.026 rad, and `distance` said −1.22 (a depth!) while `intersection_test` said apart. The
+/// normal of a segment-shaped Minkowski difference is now made perpendicular to it.
+#[test]
+fn point_beside_a_long_segment_is_not_a_deep_penetration() {
+    fn check<T: Real>() {
+        let a = Shape::Ball(Ball::new(T::zero()).expect("valid"));
+        let b = Shape::Cone(Cone::new(T::lit(47.894287109375), T::zero()).expect("valid"));
+        let pa = Isometry::from_parts(
+            Vector::zeros().into(),
+            Rotation::new_normalize(Quaternion::new(
+                T::lit(47.8424072265625),
+                T::zero(),
+                T::zero(),
+                T::lit(0.98822021484375),
+            )),
+        );
+        let pb = Isometry::translation(
+            T::lit(9.8822021484375e-5),
+            T::lit(1e-300),
+            T::lit(9.8822021484375e-5),
+        );
+        let d = distance(&pa, &a, &pb, &b).expect("finite poses").as_f64();
+        assert!((d - 1.3975544304433143e-4).abs() < 1e-6, "distance {d}");
+        assert!(!intersection_test(&pa, &a, &pb, &b).expect("finite poses"));
+        assert!(
+            contact(&pa, &a, &pb, &b, T::zero())
+                .expect("finite")
+                .is_none()
+        );
+    }
+    check::<f32>();
+    check::<f64>();
+}
+
+/// Regression (fuzz target `contact`): a tiny cone (5e-4) beside a segment a million long (a
+/// two-point hull), f64. GJK stalled with certified bounds straddling 0, EPA could not settle
+/// the pair, and the estimate — 1e-4 apart — was returned as a `Fallback` contact for a
+/// prediction of 0: a contact beyond its own prediction. Estimates whose lower bound admits a
+/// contact now report their distance clamped to the prediction (which lies within the bounds).
+#[test]
+fn fallback_contact_stays_within_the_prediction() {
+    let a = Shape::Cone(Cone::new(0.000478424072265625, 0.00022308349609375002).expect("valid"));
+    let b = Shape::Convex(std::sync::Arc::new(
+        ConvexPolyhedron::from_points(&[
+            Point::new(477783.203125, -766754.150390625, -288116.455078125),
+            Point::new(1e-300, 4.08935546875e-7, 0.0),
+        ])
+        .expect("valid"),
+    ));
+    let id = Isometry::identity();
+    if let Some(c) = contact(&id, &a, &id, &b, 0.0).expect("finite input") {
+        assert!(c.dist <= 0.0, "{c:?}");
+    }
+    let d: f64 = distance(&id, &a, &id, &b).expect("finite input");
+    assert!(d.is_finite());
+}
+
+/// Regression (fuzz target `contact`): a ball (0.72) centred on the axis of a cylinder
+/// 14 000 long and 0.22 thick, f32. GJK proved the overlap; EPA's polytope of that aspect ratio
+/// broke down after one step (a bad horizon) and its uncertified estimate said the shapes were
+/// 7 213 *apart*, which `distance` returned while `intersection_test` said they overlap. A
+/// broken-down EPA now falls back to the best certified axis among a few candidates (EPA's
+/// normal, both shapes' axes, the centre line): a depth of 0.94, reported as a `Fallback`.
+#[test]
+fn broken_epa_never_turns_an_overlap_into_a_separation() {
+    use nphase_shapes::Cylinder;
+    fn check<T: Real>() {
+        let a = Shape::Ball(Ball::new(T::lit(0.7215576171875)).expect("valid"));
+        let b = Shape::Cylinder(
+            Cylinder::new(T::lit(7214.35546875), T::lit(0.2215576171875)).expect("valid"),
+        );
+        let pa = Isometry::from_parts(
+            Vector::new(
+                T::lit(-3.0517578125e-7),
+                T::lit(-6.103515625e-7),
+                T::lit(-3.0517578125e-7),
+            )
+            .into(),
+            Rotation::new_normalize(Quaternion::new(
+                T::lit(66.68701171875),
+                T::lit(-9.256591796875),
+                T::lit(-9.25506591796875),
+                T::lit(-9.25506591796875),
+            )),
+        );
+        let pb = Isometry::identity();
+        let d = distance(&pa, &a, &pb, &b).expect("finite").as_f64();
+        // The ball's centre is on the axis: the depth is the two radii, 0.9431.
+        assert!((d + 0.9431146376818593).abs() < 1e-3, "distance {d}");
+        assert!(intersection_test(&pa, &a, &pb, &b).expect("finite"));
+        let c = contact(&pa, &a, &pb, &b, T::zero())
+            .expect("finite")
+            .expect("overlapping");
+        // Coaxial: a deliberately degenerate valley, so the quality may be a cap or a fallback
+        // (and is then counted), but the overlap is kept.
+        assert!(c.dist <= T::zero(), "{c:?}");
+    }
+    check::<f32>();
+    check::<f64>();
+}
+
+/// Open (fuzz target `contact`, last run): a cylinder of radius 0 and length 5.6e-7 (nearly a
+/// point) inside a cylinder 0.0028 thick, f32. `distance` and `contact` find the overlap (depth
+/// 2.6e-3, as in f64) but the f32 `intersection_test` answers "apart"; in f64 all agree. Not
+/// fixed yet: ignored until it is, so the suite stays green and the case stays on record.
+#[test]
+#[ignore = "open: f32 intersection_test false negative, see the doc comment"]
+fn f32_intersection_test_sees_a_point_inside_a_thin_cylinder() {
+    use nphase_shapes::Cylinder;
+    fn check<T: Real>() {
+        let a = Shape::Cylinder(Cylinder::new(T::lit(2.8076171875e-7), T::zero()).expect("valid"));
+        let b = Shape::Cylinder(
+            Cylinder::new(T::lit(0.718963623046875), T::lit(0.0028076171875)).expect("valid"),
+        );
+        let q = |x: f64, y: f64, z: f64, w: f64| {
+            Rotation::new_normalize(Quaternion::new(T::lit(w), T::lit(x), T::lit(y), T::lit(z)))
+        };
+        let pa = Isometry::from_parts(
+            Vector::new(T::zero(), T::lit(-0.000823638916015625), T::zero()).into(),
+            q(
+                -0.000266693115234375,
+                -3.0517578125e-8,
+                -0.000266693115234375,
+                -0.000266693115234375,
+            ),
+        );
+        let pb = Isometry::from_parts(
+            Vector::new(
+                T::lit(0.000381744384765625),
+                T::lit(-0.0027337646484375),
+                T::lit(-0.000265655517578125),
+            )
+            .into(),
+            q(
+                -0.000266693115234375,
+                -0.000266693115234375,
+                -0.00027197265625,
+                -0.00266693115234375,
+            ),
+        );
+        let d = distance(&pa, &a, &pb, &b).expect("finite").as_f64();
+        assert!(d < -2e-3, "distance {d}");
+        assert!(intersection_test(&pa, &a, &pb, &b).expect("finite"));
+    }
+    check::<f64>();
+    check::<f32>();
+}

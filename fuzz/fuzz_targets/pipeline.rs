@@ -1,0 +1,118 @@
+//! `NarrowPhase::update` over fuzzed colliders and pairs for a few frames: bad input (a pair
+//! out of range, a self pair, a non-finite pose) is refused with a `PipelineError`; otherwise
+//! one manifold per pair, at most four finite points each within the prediction, and the
+//! statistics add up.
+#![no_main]
+
+use arbitrary::Arbitrary;
+use libfuzzer_sys::fuzz_target;
+use nphase::math::{Isometry, Real};
+use nphase::pipeline::{Collider, NarrowPhase, NarrowPhaseConfig, PipelineError};
+use nphase_fuzz::{Num, PoseSpec, ShapeSpec, all_finite, magnitude};
+
+#[derive(Debug, Arbitrary)]
+struct Input {
+    colliders: Vec<(u8, ShapeSpec, PoseSpec)>,
+    pairs: Vec<(u8, u8)>,
+    prediction: Num,
+    /// Per-frame motion of every collider (a translation step).
+    step: [Num; 3],
+}
+
+fn check<T: Real>(input: &Input, limit: f64) {
+    let mut colliders: Vec<Collider<T>> = input
+        .colliders
+        .iter()
+        .take(12)
+        .filter_map(|(id, shape, pose)| {
+            shape.build::<T>().map(|shape| Collider {
+                id: u64::from(*id),
+                shape,
+                pose: pose.build(),
+            })
+        })
+        .collect();
+    let pairs: Vec<(usize, usize)> = input
+        .pairs
+        .iter()
+        .take(32)
+        .map(|&(a, b)| (usize::from(a % 16), usize::from(b % 16)))
+        .collect();
+    let prediction = T::lit(input.prediction.0);
+    let config = NarrowPhaseConfig {
+        prediction,
+        threads: 1,
+        ..NarrowPhaseConfig::default()
+    };
+    let mut narrow = match NarrowPhase::new(config) {
+        Ok(n) => n,
+        Err(e) => {
+            assert_eq!(e, PipelineError::InvalidPrediction);
+            return;
+        }
+    };
+    let in_range = input.colliders.iter().take(12).all(|(_, shape, p)| {
+        magnitude(shape) <= limit
+            && p.translation
+                .iter()
+                .all(|n| n.0.is_finite() && n.0.abs() <= limit)
+    }) && input
+        .step
+        .iter()
+        .all(|n| n.0.is_finite() && n.0.abs() <= limit / 10.0)
+        && prediction <= T::lit(limit);
+    for frame in 0..3 {
+        let bad_pose = colliders.iter().any(|c| !PoseSpec::is_finite(&c.pose));
+        let bad_pair = pairs
+            .iter()
+            .any(|&(a, b)| a == b || a >= colliders.len() || b >= colliders.len());
+        match narrow.update(&colliders, &pairs) {
+            Err(e) => {
+                assert!(
+                    bad_pose || bad_pair,
+                    "frame {frame}: refused valid input: {e}"
+                );
+                assert!(!e.to_string().contains('\n'));
+                return;
+            }
+            Ok(manifolds) => {
+                assert!(!bad_pose && !bad_pair, "frame {frame}: accepted bad input");
+                assert_eq!(manifolds.len(), pairs.len());
+                if in_range {
+                    for m in manifolds {
+                        assert!(m.points.len() <= 4);
+                        assert!(all_finite(m.normal.iter().copied()), "{m:?}");
+                        for p in &m.points {
+                            assert!(
+                                all_finite(
+                                    p.local_point1
+                                        .iter()
+                                        .chain(p.local_point2.iter())
+                                        .copied()
+                                        .chain([p.dist])
+                                ),
+                                "{m:?}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        let stats = narrow.stats();
+        assert_eq!(stats.pairs, pairs.len() as u64);
+        assert!(stats.iteration_limits + stats.fallbacks <= stats.pairs);
+        let step = Isometry::translation(
+            T::lit(input.step[0].0),
+            T::lit(input.step[1].0),
+            T::lit(input.step[2].0),
+        );
+        for c in &mut colliders {
+            c.pose = step * c.pose;
+        }
+    }
+}
+
+fuzz_target!(|input: Input| {
+    check::<f32>(&input, 1e4);
+    check::<f64>(&input, 1e6);
+});
