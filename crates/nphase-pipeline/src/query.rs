@@ -12,7 +12,7 @@
 
 use core::fmt;
 
-use nphase_gjk::{GjkInput, SimplexCache};
+use nphase_gjk::{GjkExit, GjkInput, SimplexCache};
 use nphase_math::{Isometry, Point, Real, UnitVector};
 use nphase_shapes::Shape;
 use num_traits::Float;
@@ -166,7 +166,22 @@ pub fn intersection_test<T: Real>(
     let (core1, radius1) = shape1.core();
     let (core2, radius2) = shape2.core();
     let input = GjkInput::new(&core1, &core2, pos12).with_radii(radius1, radius2);
-    Ok(nphase_gjk::intersection_test(&input, &mut SimplexCache::EMPTY.clone()).intersecting)
+    let mut cache = SimplexCache::EMPTY;
+    let out = nphase_gjk::intersection_test(&input, &mut cache);
+    match out.stats.exit {
+        // GJK decided on a separating axis, an enclosing simplex or a converged distance.
+        GjkExit::DualityGap
+        | GjkExit::MaxDist
+        | GjkExit::OriginEnclosed
+        | GjkExit::Touching
+        | GjkExit::OverlapProven => Ok(out.intersecting),
+        // Stalled or capped: its estimate's sign is not certain, so the full query (EPA from
+        // the stalled simplex) settles it.
+        GjkExit::NoProgress | GjkExit::RepeatedVertex | GjkExit::IterationCap => {
+            let outcome = query_pair(shape1, shape2, &pos12, T::zero(), &mut cache, &mut PairWorkspace::new());
+            Ok(outcome.contact.is_some_and(|c| c.dist <= T::zero()))
+        }
+    }
 }
 
 /// `pos1⁻¹ · pos2`, refusing non-finite poses.
