@@ -185,7 +185,7 @@ pub fn query_pair<T: Real>(
                 |d: T| d <= estimate.upper_bound + slack && d >= estimate.lower_bound - slack;
             match epa.status {
                 EpaStatus::Converged(p) if within(-p.depth) => {
-                    (-p.depth <= prediction).then(|| {
+                    let settled = {
                         // EPA's normal and distance settle the answer. Its witness pair comes from
                         // a face's barycentric point, which is off `dist·n` when the origin lies
                         // outside the polytope near an edge, and GJK's pair may lean too. The pair
@@ -207,7 +207,10 @@ pub fn query_pair<T: Real>(
                         c.point2 = p2 - half;
                         snap_to_face_normal(&input, &mut c, &mut workspace.feature);
                         c
-                    })
+                    };
+                    // The snapped normal can certify a slightly larger distance: the contact is
+                    // reported only within the prediction (GJK did not prove an overlap here).
+                    (settled.dist <= prediction).then_some(settled)
                 }
                 _ => {
                     // EPA could not settle it (the cores are apart: its polytope does not

@@ -178,7 +178,14 @@ pub fn intersection_test<T: Real>(
         // Stalled or capped: its estimate's sign is not certain, so the full query (EPA from
         // the stalled simplex) settles it.
         GjkExit::NoProgress | GjkExit::RepeatedVertex | GjkExit::IterationCap => {
-            let outcome = query_pair(shape1, shape2, &pos12, T::zero(), &mut cache, &mut PairWorkspace::new());
+            let outcome = query_pair(
+                shape1,
+                shape2,
+                &pos12,
+                T::zero(),
+                &mut cache,
+                &mut PairWorkspace::new(),
+            );
             Ok(outcome.contact.is_some_and(|c| c.dist <= T::zero()))
         }
     }

@@ -90,6 +90,30 @@ fn fallback_contact_stays_within_the_prediction() {
     assert!(d.is_finite());
 }
 
+/// Regression (fuzz target `contact`): a point (a ball of radius 0) 1e-10 from a sliver
+/// triangle with one vertex 9e5 away, prediction 0, f64. GJK stalled on the sliver; EPA from
+/// its simplex settled the distance within GJK's bounds, and then the snap to an exact face
+/// normal certified a distance of +1.02e-10 — returned as a contact beyond its prediction of 0.
+/// The settled answer is now checked against the prediction after the snap.
+#[test]
+fn snapped_stall_answer_stays_within_the_prediction() {
+    let a = Shape::Triangle(
+        nphase_shapes::Triangle::new(
+            Point::new(-628082.275390625, -627471.923828125, -0.0924346923828125),
+            Point::new(0.0006953125, 0.000307403564453125, 0.0),
+            Point::new(0.000698028564453125, 0.046365356445312506, 0.0),
+        )
+        .expect("valid"),
+    );
+    let b = Shape::Ball(Ball::new(0.0).expect("valid"));
+    let id = Isometry::identity();
+    if let Some(c) = contact(&id, &a, &id, &b, 0.0).expect("finite input") {
+        assert!(c.dist <= 0.0, "{c:?}");
+    }
+    let d: f64 = distance(&id, &a, &id, &b).expect("finite input");
+    assert!(d.is_finite() && d.abs() < 1e-6, "distance {d}");
+}
+
 /// Regression (fuzz target `contact`): a ball (0.72) centred on the axis of a cylinder
 /// 14 000 long and 0.22 thick, f32. GJK proved the overlap; EPA's polytope of that aspect ratio
 /// broke down after one step (a bad horizon) and its uncertified estimate said the shapes were
