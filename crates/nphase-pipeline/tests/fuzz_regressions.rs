@@ -114,6 +114,43 @@ fn snapped_stall_answer_stays_within_the_prediction() {
     assert!(d.is_finite() && d.abs() < 1e-6, "distance {d}");
 }
 
+/// Regression (fuzz target `contact`): a point (a ball of radius 0) 4.3e-7 beside a hull that
+/// spans 1.4e6 (its vertices near the point are 3e-7 apart), f64. GJK stopped on its touch
+/// test (relative to that size), EPA converged on a face with the right distance, and then its
+/// witness walk — allowed to cross to neighbours within the accuracy target times the size,
+/// 1.4e-4 here — stepped to a face whose normal is far from the minimiser: the contact said
+/// 3 296 deep, while `intersection_test` found a separating axis. A neighbour now replaces the
+/// converged face only if it is converged itself.
+#[test]
+fn epa_witness_walk_keeps_a_converged_face() {
+    let points: Vec<Point<f64>> = [
+        [-27.4658203125, 4997.25341796875, 0.000494110107421875],
+        [-627471.923828125, -627471.923828125, -627471.923828125],
+        [-631347.65625, -0.0627471923828125, -627471.923828125],
+        [-0.00627471923828125, -3.0517578125e-7, -3.0517578125e-7],
+        [-3.0517578125e-7, -3.0517578125e-7, -3.0517578125e-7],
+        [-627471.923828125, 8.331298828125e-6, 1.674009045837433e-260],
+        [-627471.923828125, -630432.12890625, -627471.923828125],
+        [-635284.423828125, -3.0517578125e-7, -627471.923828125],
+        [-2.471923828125e-5, -3.0517578125e-7, -3.0517578125e-7],
+        [-625030.517578125, -62.7471923828125, -0.0],
+        [0.0, 759735.107421875, 0.0],
+    ]
+    .iter()
+    .map(|p| Point::new(p[0], p[1], p[2]))
+    .collect();
+    let a = Shape::Convex(std::sync::Arc::new(
+        ConvexPolyhedron::from_points(&points).expect("valid"),
+    ));
+    let b = Shape::Ball(Ball::new(0.0).expect("valid"));
+    let id = Isometry::identity();
+    // The oracle: separated by 4.3058e-7 (scale 1.4e6, so any answer within 1e-3 of zero is
+    // within DESIGN.md's tolerance; the sign and magnitude of a deep answer are not).
+    let d: f64 = distance(&id, &a, &id, &b).expect("finite input");
+    assert!(d.abs() < 1e-3, "distance {d}");
+    assert!(!intersection_test(&id, &a, &id, &b).expect("finite input") || d <= 0.0);
+}
+
 /// Regression (fuzz target `contact`): a ball (0.72) centred on the axis of a cylinder
 /// 14 000 long and 0.22 thick, f32. GJK proved the overlap; EPA's polytope of that aspect ratio
 /// broke down after one step (a bad horizon) and its uncertified estimate said the shapes were
