@@ -4,6 +4,7 @@
 use core::fmt;
 use std::time::{Duration, Instant};
 
+use nphase_math::nalgebra::convert_ref;
 use nphase_math::{Isometry, Real};
 use nphase_pipeline::query::{QueryError, contact};
 use nphase_pipeline::{Collider, NarrowPhase, NarrowPhaseConfig, PipelineError, StepStats};
@@ -65,8 +66,7 @@ pub fn query_records<T: Real>(scene: &Scene<T>) -> Result<Vec<QueryRecord>, RunE
         .map(|(i, &(a, b))| {
             let (body_a, body_b) = (&scene.bodies[a], &scene.bodies[b]);
             let pose_a = body_a.exact_pose;
-            let pos12: Isometry<T> =
-                nphase_math::nalgebra::convert_ref(&pose_a.inv_mul(&body_b.exact_pose));
+            let pos12: Isometry<T> = convert_ref(&pose_a.inv_mul(&body_b.exact_pose));
             let c = contact(
                 &Isometry::identity(),
                 scene.shape_of(body_a),

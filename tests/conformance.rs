@@ -47,16 +47,6 @@ fn read(path: &str) -> String {
     .expect("conformance data is in tests/data/oracle")
 }
 
-fn vector(v: &Value) -> Vector<f64> {
-    let a: Vec<f64> = v
-        .as_array()
-        .expect("a 3-vector")
-        .iter()
-        .map(|x| x.as_f64().expect("a number"))
-        .collect();
-    Vector::new(a[0], a[1], a[2])
-}
-
 /// Support value of a body along a world direction.
 fn support(scene: &Scene<f64>, body: usize, dir: &Vector<f64>) -> f64 {
     let b = &scene.bodies[body];
@@ -82,7 +72,7 @@ fn failures<T: nphase_math::Real>(set: &str) -> Vec<String> {
     let pairs = exact.pairs.clone().expect("explicit pairs");
     let truth = expected["pairs"].as_array().expect("pairs");
     assert_eq!(results.len(), truth.len(), "{set}: one result per pair");
-    let f32_run = std::mem::size_of::<T>() == 4;
+    let f32_run = size_of::<T>() == 4;
 
     let mut out = Vec::new();
     for (i, (got, want)) in results.iter().zip(truth).enumerate() {
