@@ -4,6 +4,8 @@
 //! ```text
 //! cargo run --release --example bench_table -- criterion [group-prefix]
 //! cargo run --release --example bench_table -- callgrind target/callgrind/<bench> [group-prefix]
+//! cargo bench --bench <bench> -- --fastest > fastest.txt
+//! cargo run --release --example bench_table -- fastest fastest.txt [group-prefix]
 //! ```
 //!
 //! Rows are benchmark groups, columns the cases (nanoseconds per query: criterion's median
@@ -103,6 +105,28 @@ fn callgrind(dir: &Path, prefix: &str) -> Vec<Measurement> {
     out
 }
 
+/// The `CASE case=<group>/<id> ns=<ns>` lines of a `--fastest` run.
+fn fastest(file: &Path, prefix: &str) -> Vec<Measurement> {
+    let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    let mut out = Vec::new();
+    for line in text.lines().filter(|l| l.starts_with("CASE ")) {
+        let field = |name: &str| {
+            line.split_whitespace()
+                .find_map(|f| f.strip_prefix(name))
+                .unwrap_or_else(|| panic!("no {name} in {line}"))
+        };
+        let (group, id) = field("case=").rsplit_once('/').expect("group/id");
+        if group.starts_with(prefix) {
+            out.push(Measurement {
+                group: group.to_owned(),
+                id: id.to_owned(),
+                per_query: field("ns=").parse().expect("a time"),
+            });
+        }
+    }
+    out
+}
+
 fn format_value(v: f64) -> String {
     if v >= 100.0 {
         format!("{v:.0}")
@@ -188,8 +212,13 @@ fn main() {
             let prefix = args.get(2).map_or("", String::as_str);
             print_table(&callgrind(Path::new(dir), prefix), "Ir");
         }
+        Some("fastest") => {
+            let file = args.get(1).expect("the output of a --fastest run");
+            let prefix = args.get(2).map_or("", String::as_str);
+            print_table(&fastest(Path::new(file), prefix), "ns");
+        }
         _ => eprintln!(
-            "usage: bench_table criterion [group-prefix] | callgrind <dir> [group-prefix]"
+            "usage: bench_table criterion [prefix] | callgrind <dir> [prefix] | fastest <file> [prefix]"
         ),
     }
 }
