@@ -11,7 +11,8 @@
 //!   along the centre line, as parry's `contact` does). Both libraries use concrete shape types.
 //! * Groups `gjk_accel/<pair>/<gap>/<precision>` — nphase cold on 128 random poses: plain GJK
 //!   (`plain`, the default) against Nesterov momentum with (`nesterov_norm`) and without
-//!   (`nesterov_raw`) normalisation, on hulls of 256 and 1024 vertices, cylinders and cones.
+//!   (`nesterov_raw`) normalisation, on hulls of 256 and 1024 vertices, cylinders and cones,
+//!   and for reference on boxes and hulls of 32 vertices.
 //!
 //! Mean iterations of the same inputs: `cargo run --release --example iterations`.
 //!

@@ -9,8 +9,10 @@
 //! 2. Acceleration: mean iterations of plain GJK and Nesterov momentum (normalised or not) on
 //!    the random poses of the `gjk_accel` groups.
 //! 3. EPA on curved pairs (cylinder or cone against box or cylinder), deep and shallow: nphase's
-//!    GJK and EPA iterations, EPA support calls and largest polytope, parry's support calls for
-//!    the whole contact query, and the depth errors.
+//!    GJK and EPA iterations (mean and largest), EPA support calls and largest polytope, parry's
+//!    support calls for the whole contact query, and the depth errors.
+//! 4. The same for every pair and depth of `benches/contact.rs` (prediction 0.2 × scale), to
+//!    read its time ratios against: the work each library does, and how exact its answer is.
 //!
 //! ```text
 //! cargo run --release --example iterations
@@ -32,6 +34,9 @@ use nphase_shapes::{Core, Shape};
 /// GJK gaps and contact depths, as in the benches (units of the pair's scale).
 const GAPS: [(&str, f64); 2] = [("sep", 0.2), ("near", 1e-3)];
 const DEPTHS: [(&str, f64); 2] = [("deep", -0.2), ("shallow", -0.01)];
+/// The contact bench's depths and prediction (units of the scale).
+const CONTACT_DEPTHS: [(&str, f64); 3] = [("deep", -0.2), ("shallow", -0.01), ("sep", 0.1)];
+const PREDICTION: f64 = 0.2;
 
 /// Running mean and maximum.
 #[derive(Default)]
@@ -108,21 +113,25 @@ macro_rules! parry_gjk {
 parry_gjk!(parry_gjk32, parry3d, p32, Counted32);
 parry_gjk!(parry_gjk64, parry3d_f64, p64, Counted64);
 
-/// parry's `contact` (the support-map path its dispatcher takes for these pairs):
-/// `(support calls, signed distance)`.
+/// parry's `contact`: `(support calls, signed distance)`. The calls are counted on the
+/// support-map path (GJK, then EPA) its dispatcher takes for these pairs; a ball against a box
+/// takes parry's closed form instead (no support calls).
 macro_rules! parry_contact {
     ($name:ident, $parry:ident, $p:ident, $counted:ident) => {
         fn $name(a: &Desc, b: &Desc, pos12: &Iso, prediction: f64) -> (u64, f64) {
             let (sa, sb) = (common::$p::shape(a), common::$p::shape(b));
+            let (pos12, prediction) = (iso(pos12), prediction as $parry::math::Real);
+            let contact =
+                $parry::query::contact(&Isometry3::identity(), &*sa, &pos12, &*sb, prediction)
+                    .expect("a supported pair");
             let calls = Cell::new(0);
-            let g1 = $counted(sa.as_support_map().expect("a support map"), &calls);
-            let g2 = sb.as_support_map().expect("a support map");
-            let contact = $parry::query::details::contact_support_map_support_map(
-                &iso(pos12),
-                &g1,
-                g2,
-                prediction as $parry::math::Real,
-            );
+            if !matches!(a, Desc::Ball(_)) && !matches!(b, Desc::Ball(_)) {
+                let g1 = $counted(sa.as_support_map().expect("a support map"), &calls);
+                let g2 = sb.as_support_map().expect("a support map");
+                $parry::query::details::contact_support_map_support_map(
+                    &pos12, &g1, g2, prediction,
+                );
+            }
             (calls.get(), contact.map_or(f64::NAN, |c| f64::from(c.dist)))
         }
     };
@@ -274,13 +283,18 @@ fn accel_row<T: Real>(name: &str, gap: &str, da: &Desc, db: &Desc, poses: &[Iso]
     println!("| {name} | {gap} | {prec} | {} |", cells.join(" | "));
 }
 
+/// The header of the tables of `epa_row`.
+fn epa_header() {
+    println!(
+        "| pair | depth | prec | GJK it | EPA runs | EPA it (max) | EPA calls | max faces | parry calls | nphase max err/scale | parry max err/scale |"
+    );
+    println!("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+}
+
 fn epa() {
     println!("## EPA on curved pairs: 64 random configurations per row, cold");
     println!();
-    println!(
-        "| pair | depth | prec | GJK it | EPA runs | EPA it | EPA calls | max faces | parry calls | nphase max err/scale | parry max err/scale |"
-    );
-    println!("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    epa_header();
     let cuboid = Desc::Cuboid(Vector3::new(0.5, 0.5, 0.3));
     let pairs = [
         ("cylinder-box", Desc::Cylinder(0.5, 0.4), cuboid.clone()),
@@ -300,40 +314,94 @@ fn epa() {
         let scale = scale(&da, &db);
         for (depth, fraction) in DEPTHS {
             let poses = random_poses(&da, &db, fraction * scale, 64, 13);
-            epa_row::<f32>(name, depth, &da, &db, &poses, fraction * scale, scale);
-            epa_row::<f64>(name, depth, &da, &db, &poses, fraction * scale, scale);
+            let case = Case {
+                name,
+                depth,
+                target: fraction * scale,
+                scale,
+                prediction: 0.0,
+            };
+            epa_row::<f32>(&case, &da, &db, &poses);
+            epa_row::<f64>(&case, &da, &db, &poses);
         }
     }
     println!();
 }
 
-fn epa_row<T: Real>(
-    name: &str,
-    depth: &str,
-    da: &Desc,
-    db: &Desc,
-    poses: &[Iso],
+fn contact_work() {
+    println!(
+        "## The contact bench's pairs: work per query and accuracy, 64 configurations per row, cold"
+    );
+    println!();
+    epa_header();
+    for (name, da, db) in common::contact_pairs() {
+        let scale = scale(&da, &db);
+        for (depth, fraction) in CONTACT_DEPTHS {
+            let poses = random_poses(&da, &db, fraction * scale, 64, 13);
+            let case = Case {
+                name: &name,
+                depth,
+                target: fraction * scale,
+                scale,
+                prediction: PREDICTION * scale,
+            };
+            epa_row::<f32>(&case, &da, &db, &poses);
+            epa_row::<f64>(&case, &da, &db, &poses);
+        }
+    }
+    println!();
+}
+
+/// A row of the EPA tables: the pair, the depth label, the signed distance the poses were
+/// placed at, the scale and the prediction distance.
+struct Case<'a> {
+    name: &'a str,
+    depth: &'a str,
     target: f64,
     scale: f64,
-) {
+    prediction: f64,
+}
+
+fn epa_row<T: Real>(case: &Case<'_>, da: &Desc, db: &Desc, poses: &[Iso]) {
+    let Case {
+        name,
+        depth,
+        target,
+        scale,
+        prediction,
+    } = *case;
     let (sa, sb): (Shape<T>, Shape<T>) = (da.nphase(), db.nphase());
     let ((c1, r1), (c2, r2)) = (sa.core(), sb.core());
     let f64_run = T::TOLERANCES.epsilon.as_f64() < 1e-10;
     let mut workspace = EpaWorkspace::new();
     let [mut gjk_it, mut runs, mut epa_it, mut epa_calls, mut faces] = <[Stat; 5]>::default();
     let [mut parry, mut err, mut parry_err] = <[Stat; 3]>::default();
+    let curved = |c: &Core<'_, T>| matches!(c, Core::Cylinder(_) | Core::Cone(_));
     let options = EpaOptions {
-        curved: true,
+        curved: curved(&c1) || curved(&c2),
         ..EpaOptions::default()
     };
     for pos12 in poses {
         let pose: Isometry3<T> = iso(pos12);
-        let input = GjkInput::new(&c1, &c2, pose).with_radii(r1, r2);
+        let input = GjkInput::new(&c1, &c2, pose)
+            .with_radii(r1, r2)
+            .with_max_dist(T::lit(prediction));
         let mut cache = SimplexCache::EMPTY;
+        // A point core against a cuboid core has a closed form in `query_pair`: no GJK.
+        let closed_form = matches!(
+            (&c1, &c2),
+            (Core::Cuboid(_), Core::Point) | (Core::Point, Core::Cuboid(_))
+        );
         let gjk = closest_points(&input, &mut cache);
-        gjk_it.add(f64::from(gjk.stats.iterations));
+        gjk_it.add(if closed_form {
+            0.0
+        } else {
+            f64::from(gjk.stats.iterations)
+        });
         let simplex = match gjk.status {
-            GjkStatus::Intersecting(s) | GjkStatus::Stalled { simplex: s, .. } => Some(s),
+            GjkStatus::Intersecting(s) | GjkStatus::Stalled { simplex: s, .. } if !closed_form => {
+                Some(s)
+            }
             _ => None,
         };
         runs.add(f64::from(u8::from(simplex.is_some())));
@@ -347,9 +415,9 @@ fn epa_row<T: Real>(
             .expect("finite");
         err.add((d.as_f64() - target).abs() / scale);
         let (calls, d) = if f64_run {
-            parry_contact64(da, db, pos12, 0.0)
+            parry_contact64(da, db, pos12, prediction)
         } else {
-            parry_contact32(da, db, pos12, 0.0)
+            parry_contact32(da, db, pos12, prediction)
         };
         parry.add(calls as f64);
         parry_err.add((d - target).abs() / scale);
@@ -360,11 +428,12 @@ fn epa_row<T: Real>(
         format!("{:.1e}", err.max)
     };
     println!(
-        "| {name} | {depth} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.0} | {:.2} | {nphase_err} | {:.1e} |",
+        "| {name} | {depth} | {} | {:.2} | {:.2} | {:.2} ({}) | {:.2} | {:.0} | {:.2} | {nphase_err} | {:.1e} |",
         if f64_run { "f64" } else { "f32" },
         gjk_it.mean(),
         runs.mean(),
         epa_it.mean(),
+        epa_it.max,
         epa_calls.mean(),
         faces.max,
         parry.mean(),
@@ -376,4 +445,5 @@ fn main() {
     gjk_cold_warm();
     acceleration();
     epa();
+    contact_work();
 }

@@ -169,10 +169,15 @@ pub fn gjk_pairs() -> Vec<(String, Desc, Desc)> {
     pairs
 }
 
-/// The shape pairs of the acceleration comparison: large smooth hulls, cylinders and cones.
+/// The shape pairs of the acceleration comparison: large smooth hulls, cylinders and cones,
+/// and for reference two small polytope pairs (boxes, hulls of 32 vertices).
 pub fn acceleration_pairs() -> Vec<(String, Desc, Desc)> {
-    let mut pairs = Vec::new();
-    for n in [256, 1024] {
+    let mut pairs = vec![(
+        "cuboid-cuboid".to_owned(),
+        Desc::Cuboid(Vector3::new(0.6, 0.4, 0.5)),
+        Desc::Cuboid(Vector3::new(0.5, 0.5, 0.3)),
+    )];
+    for n in [32, 256, 1024] {
         pairs.push((format!("hull{n}"), sphere_hull(n), ellipsoid_hull(n)));
     }
     pairs.push((
