@@ -16,7 +16,10 @@
 //!   lower bound `w·u/|u|` on the core distance; `|v|` is an upper bound. The query stops when
 //!   `|v| − lower ≤ ε_rel·|v| + ε_rel·size` (`ε_rel` = [`Tolerances::gjk_relative_gap`], `size`
 //!   = the largest `|w|` seen, the scale of rounding errors), so a 0.1 m pair and a 1 km pair
-//!   behave the same.
+//!   behave the same — and `v`'s direction is settled as well: it agrees with the axis of the
+//!   best bound, or the support along it closes the gap to [`Tolerances::accuracy`] (a bound
+//!   found along an earlier axis certifies the distance, not the normal; see
+//!   `State::direction_settled`).
 //! * **Repeated vertex**: the new support's vertex pair is already in the simplex; then `v` is
 //!   optimal (for polytopes exactly).
 //! * **No progress**: `|v|` failed to decrease (rounding); the previous simplex is kept.
@@ -39,6 +42,7 @@
 //! are as accurate as the reported normal.
 //!
 //! [`Tolerances::gjk_relative_gap`]: nphase_math::Tolerances::gjk_relative_gap
+//! [`Tolerances::accuracy`]: nphase_math::Tolerances::accuracy
 //! [`Tolerances::gjk_touch`]: nphase_math::Tolerances::gjk_touch
 
 use nphase_math::{Isometry, Point, Real, UnitVector, Vector};
@@ -334,20 +338,21 @@ where
     let mut state = State {
         simplex: Simplex::default(),
         v: Vector::zeros(),
+        v_norm: T::zero(),
         weights: [T::zero(); 4],
         best_lower: T::neg_infinity(),
         best_lower_axis: Vector::zeros(),
         size2: T::zero(),
+        size: T::zero(),
     };
     if let Some(simplex) = cache.rebuild(&md) {
         stats.warm_started = true;
         state.simplex = simplex;
-        state.size2 = simplex
-            .vertices()
-            .iter()
-            .fold(T::zero(), |m, v| Float::max(m, v.w.norm_squared()));
+        for v in simplex.vertices() {
+            state.grow(v.w.norm_squared());
+        }
         let (v, weights) = state.simplex.project_and_reduce();
-        state.v = v;
+        state.set_v(v);
         state.weights = weights;
         if state.simplex.len() == 4 || state.v.norm_squared() <= touch2(&state, tol.gjk_touch) {
             stats.exit = if state.simplex.len() == 4 {
@@ -364,16 +369,14 @@ where
         } else {
             -input.pos12.translation.vector
         };
-        state.v = if axis.norm_squared() > T::zero() {
+        state.set_v(if axis.norm_squared() > T::zero() {
             axis
         } else {
             Vector::x()
-        };
+        });
     }
 
     let mut momentum = Momentum::new(input.options.acceleration, state.v);
-    let mut last_dir;
-    let mut retries = 0u32;
     let mut last_w = state.v;
     loop {
         if stats.iterations >= input.options.max_iterations {
@@ -387,22 +390,19 @@ where
             // the simplex, v/|v| is rounding noise (~ε·size/|v|), and a support taken along it
             // can repeat a simplex vertex or miss a closer face — a false certificate, or a
             // stall with the gap open.
-            None => {
-                let v_norm = state.v.norm();
-                state.refined_direction(v_norm).0 * v_norm
-            }
+            None => state.refined_direction().0 * state.v_norm,
         };
         stats.iterations += 1;
-        last_dir = dir;
         let w = md.support(&-dir, hint_a, hint_b);
         stats.support_calls += 1;
         hint_a = w.id_a;
         hint_b = w.id_b;
-        state.size2 = Float::max(state.size2, w.w.norm_squared());
+        state.grow(w.w.norm_squared());
 
         let dir_norm = dir.norm();
+        let mut lower = T::neg_infinity();
         if dir_norm > T::zero() {
-            let lower = w.w.dot(&dir) / dir_norm;
+            lower = w.w.dot(&dir) / dir_norm;
             if lower > state.best_lower {
                 state.best_lower = lower;
                 state.best_lower_axis = dir / dir_norm;
@@ -422,7 +422,12 @@ where
         }
 
         if !state.simplex.is_empty() {
-            let converged = state.gap_closed(tol.gjk_relative_gap);
+            // A gap closed by an earlier axis certifies the distance but not v's direction (see
+            // `State::direction_settled`); then the bound along the current direction must close
+            // it to the accuracy as well, or the iteration goes on with `w`.
+            let converged = state.gap_closed(tol.gjk_relative_gap)
+                && (state.direction_settled()
+                    || state.v_norm - lower <= tol.accuracy * (state.v_norm + state.size));
             let repeated = state.simplex.contains_pair(&w);
             // With momentum the support direction is not −v, so its point may not improve v, and
             // its gap is no certificate. Montaut et al. fall back to plain GJK when the
@@ -448,27 +453,16 @@ where
             }
         }
 
-        let previous = (state.simplex, state.v, state.weights);
+        // The simplex with `w` is projected first and committed unless `|v|` failed to decrease
+        // (then the previous simplex is kept as it is).
         let had_point = !state.simplex.is_empty();
         let previous_norm2 = state.v.norm_squared();
-        state.simplex.push(w);
-        let (v, weights) = state.simplex.project_and_reduce();
+        let projection = state.simplex.project_with(&w.w);
         last_w = w.w;
-        state.v = v;
-        state.weights = weights;
-        let norm2 = v.norm_squared();
-        if state.simplex.len() == 4 || norm2 <= touch2(&state, tol.gjk_touch) {
-            stats.exit = if state.simplex.len() == 4 {
-                GjkExit::OriginEnclosed
-            } else {
-                GjkExit::Touching
-            };
-            return finish_overlap(state, stats, cache);
-        }
-        if stop_within.is_some_and(|r| norm2 <= r * r) {
-            stats.exit = GjkExit::OverlapProven;
-            break;
-        }
+        let norm2 = projection.point.norm_squared();
+        let enclosed = projection.support_len() == 4;
+        let overlap = enclosed || norm2 <= touch2(&state, tol.gjk_touch);
+        let within = stop_within.is_some_and(|r| norm2 <= r * r);
         // Growing the simplex by a support point below the current bound always brings v
         // closer in exact arithmetic, but only quadratically in the gap: when |v|² changes by
         // less than its rounding (nearly touching features, f32, or a lateral improvement on a
@@ -477,36 +471,41 @@ where
         // size for a tiny |v|) is kept and iterated on (the simplex cannot grow past a
         // tetrahedron, so this cannot cycle); only a genuine increase, or no change on a
         // simplex that did not grow, is a stall.
-        let grew = state.simplex.len() > previous.0.len();
+        let grew = projection.support_len() > state.simplex.len();
         let rounding = T::lit(8.0)
             * tol.epsilon
             * Float::sqrt(previous_norm2)
-            * Float::max(Float::sqrt(previous_norm2), Float::sqrt(state.size2));
+            * Float::max(Float::sqrt(previous_norm2), state.size);
         let unchanged_up_to_rounding = norm2 - previous_norm2 <= rounding;
-        if had_point && norm2 >= previous_norm2 && !(grew && unchanged_up_to_rounding) {
-            (state.simplex, state.v, state.weights) = previous;
+        if !overlap
+            && !within
+            && had_point
+            && norm2 >= previous_norm2
+            && !(grew && unchanged_up_to_rounding)
+        {
             if momentum.is_some() {
                 momentum = None;
-                continue;
-            }
-            // If the kept simplex's refined direction differs from the one the last support
-            // was taken along, one more support along it can still close the gap (its lower
-            // bound is exact where the simplex lies in a face of D).
-            let v_norm = state.v.norm();
-            let refined = state.refined_direction(v_norm).0;
-            let last = last_dir / last_dir.norm();
-            let noise = T::lit(64.0) * T::TOLERANCES.epsilon;
-            if retries < 2
-                && refined.cross(&last).norm() > noise
-                && !state.gap_closed(tol.gjk_relative_gap)
-            {
-                retries += 1;
                 continue;
             }
             stats.exit = GjkExit::NoProgress;
             break;
         }
-        if momentum.is_none() && state.gap_closed(tol.gjk_relative_gap) {
+        state.weights = state.simplex.push_and_reduce(w, &projection);
+        state.set_v(projection.point);
+        if overlap {
+            stats.exit = if enclosed {
+                GjkExit::OriginEnclosed
+            } else {
+                GjkExit::Touching
+            };
+            return finish_overlap(state, stats, cache);
+        }
+        if within {
+            stats.exit = GjkExit::OverlapProven;
+            break;
+        }
+        if momentum.is_none() && state.gap_closed(tol.gjk_relative_gap) && state.direction_settled()
+        {
             stats.exit = GjkExit::DualityGap;
             break;
         }
@@ -553,28 +552,67 @@ where
 
 /// The loop's state: the simplex, its closest point `v` with barycentric weights, the best
 /// lower bound and the largest squared support norm seen (the size rounding scales with).
+/// `|v|` and the size are kept next to `v` and its square: the loop needs them several times
+/// per iteration, and square roots are slow.
 struct State<T: Real> {
     simplex: Simplex<T>,
     v: Vector<T>,
+    /// `|v|`, updated with `v` ([`State::set_v`]).
+    v_norm: T,
     weights: [T; 4],
     best_lower: T,
     /// The unit axis `u` that gave `best_lower`: every point of D has `x·u ≥ best_lower`.
     best_lower_axis: Vector<T>,
     size2: T,
+    /// `√size2`, updated with it ([`State::grow`]).
+    size: T,
 }
 
 impl<T: Real> State<T> {
+    /// Replaces `v`, and its norm.
+    fn set_v(&mut self, v: Vector<T>) {
+        self.v = v;
+        self.v_norm = v.norm();
+    }
+
+    /// Widens the size to a point of squared norm `norm2`. `√` is monotone and correctly
+    /// rounded, so `size` stays exactly `√size2`.
+    fn grow(&mut self, norm2: T) {
+        self.size2 = Float::max(self.size2, norm2);
+        self.size = Float::max(self.size, Float::sqrt(norm2));
+    }
+
+    /// Whether the axis of the best lower bound agrees with `v`'s direction to the accuracy
+    /// (`|v|·sin∠ ≤ accuracy·(|v| + size)`, the witness pair's error if one replaced the other).
+    ///
+    /// When the duality gap closes on that axis the distance is certified, but `v`'s direction
+    /// may still be off: on a flat face of D (a cylinder's cap against a segment) the simplex can
+    /// be a segment lying in the face with `v` a distance `ρ` from the face's foot point, `|v|`
+    /// within `ρ²/2|v|` of the distance yet its direction off by `ρ/|v|` — a distance exact to
+    /// `ε_rel`, a normal only to `√ε_rel`. GJK then goes on: the support along `v` lands on the
+    /// far side of the face and the next simplex contains the foot.
+    fn direction_settled(&self) -> bool {
+        let axis = self.best_lower_axis;
+        let v_dir = if self.v_norm > T::zero() {
+            self.v / self.v_norm
+        } else {
+            Vector::y()
+        };
+        axis.norm_squared() > T::zero()
+            && self.v_norm * axis.cross(&v_dir).norm()
+                <= T::TOLERANCES.accuracy * (self.v_norm + self.size)
+    }
+
     /// Whether `|v| − lower ≤ rel·|v| + rel·size`.
     fn gap_closed(&self, rel: T) -> bool {
-        let v_norm = self.v.norm();
-        v_norm - self.best_lower <= rel * (v_norm + Float::sqrt(self.size2))
+        self.v_norm - self.best_lower <= rel * (self.v_norm + self.size)
     }
 
     /// The closest points of the shapes from the final simplex (see the module doc on normals).
     fn closest_points(&self, radius1: T, radius2: T) -> ClosestPoints<T> {
         let (a, b) = self.simplex.witnesses(&self.weights);
-        let v_norm = self.v.norm();
-        let (direction, core_distance) = self.refined_direction(v_norm);
+        let v_norm = self.v_norm;
+        let (direction, core_distance) = self.refined_direction();
         let normal = -direction;
         // The best lower bound is a bound on the *signed* distance (negative when the cores may
         // overlap), so it is not clamped at zero.
@@ -609,10 +647,10 @@ impl<T: Real> State<T> {
     {
         let u = self.best_lower_axis;
         let chosen = -closest.normal.into_inner();
-        let v_norm = self.v.norm();
+        let v_norm = self.v_norm;
         let sin_angle = u.cross(&chosen).norm();
         let eps = T::TOLERANCES.epsilon;
-        let size = Float::sqrt(self.size2);
+        let size = self.size;
         let noise = T::lit(64.0) * eps * (T::one() + size / v_norm);
         // Within v's own rounding the two directions are indistinguishable — but when |v| is
         // tiny next to the size (shapes touching), that rounding is a large angle, and along a
@@ -668,26 +706,27 @@ impl<T: Real> State<T> {
     /// The unit direction of `v` (from B's closest point to A's) and the core distance, refined
     /// from the simplex's geometry where that is more accurate than `v` itself: a triangle's
     /// normal and plane distance, or `v` with its rounding along a segment removed.
-    fn refined_direction(&self, v_norm: T) -> (Vector<T>, T) {
+    fn refined_direction(&self) -> (Vector<T>, T) {
+        let v_norm = self.v_norm;
         let vertices = self.simplex.vertices();
         let v_dir = if v_norm > T::zero() {
             self.v / v_norm
         } else {
             Vector::y()
         };
-        let size = Float::sqrt(self.size2);
+        let size = self.size;
         // The axis of the best lower bound is *certified*: the support gap along it is that
         // bound, within the duality gap of the true distance, however far v's direction is off
         // (by rounding on nearly parallel features a tiny distance apart, or because the
         // distance converges quadratically in the direction on curved surfaces). It is preferred
         // wherever swapping it for v's direction moves the witness pair by less than the
-        // accuracy (|v|·sin angle).
+        // accuracy (|v|·sin angle). The loop asks for the direction every iteration and the test
+        // costs a norm and a division, so only the branches that use it evaluate it.
         let axis = self.best_lower_axis;
-        let certified = axis.norm_squared() > T::zero()
-            && self.gap_closed(T::TOLERANCES.gjk_relative_gap)
-            && v_norm * axis.cross(&v_dir).norm() <= T::TOLERANCES.accuracy * (v_norm + size);
+        let certified =
+            || self.gap_closed(T::TOLERANCES.gjk_relative_gap) && self.direction_settled();
         match vertices {
-            [_, _] if certified => (axis, v_norm),
+            [_, _] if certified() => (axis, v_norm),
             [p, q] => {
                 let edge = q.w - p.w;
                 let len2 = edge.norm_squared();
@@ -718,13 +757,13 @@ impl<T: Real> State<T> {
                         return (n, Float::max(p.w.dot(&n), T::zero()));
                     }
                 }
-                if certified {
+                if certified() {
                     (axis, v_norm)
                 } else {
                     (v_dir, v_norm)
                 }
             }
-            _ if certified => (axis, v_norm),
+            _ if certified() => (axis, v_norm),
             _ => (v_dir, v_norm),
         }
     }

@@ -93,18 +93,46 @@ impl<T: Real> Simplex<T> {
     /// and the barycentric weights of the kept vertices are returned in order.
     pub(crate) fn project_and_reduce(&mut self) -> (Vector<T>, [T; 4]) {
         let (points, len) = self.points();
-        let projection: SimplexProjection<T> = nphase_math::closest_point_to_origin(&points[..len]);
+        let projection = nphase_math::closest_point_to_origin(&points[..len]);
+        (projection.point, self.reduce(&projection))
+    }
+
+    /// The closest point to the origin of the simplex with `w` added (which must fit), leaving
+    /// the simplex as it is: GJK commits the new vertex with [`Simplex::push_and_reduce`] only
+    /// when it makes progress, so a rejected one costs no copy of the simplex.
+    pub(crate) fn project_with(&self, w: &Vector<T>) -> SimplexProjection<T> {
+        debug_assert!(self.len < 4, "a simplex has at most four vertices");
+        let (mut points, len) = self.points();
+        points[len] = *w;
+        nphase_math::closest_point_to_origin(&points[..=len])
+    }
+
+    /// Adds `vertex` and reduces the simplex to the support set of `projection`, which
+    /// [`Simplex::project_with`] computed for that vertex; returns the kept vertices' weights.
+    pub(crate) fn push_and_reduce(
+        &mut self,
+        vertex: SimplexVertex<T>,
+        projection: &SimplexProjection<T>,
+    ) -> [T; 4] {
+        self.push(vertex);
+        self.reduce(projection)
+    }
+
+    /// Keeps the vertices in `projection`'s support set, in order; returns their weights.
+    fn reduce(&mut self, projection: &SimplexProjection<T>) -> [T; 4] {
         let mut weights = [T::zero(); 4];
         let mut kept = 0;
-        for i in 0..len {
+        for i in 0..self.len {
             if projection.contains(i) {
-                self.vertices[kept] = self.vertices[i];
+                if kept != i {
+                    self.vertices[kept] = self.vertices[i];
+                }
                 weights[kept] = projection.weights[i];
                 kept += 1;
             }
         }
         self.len = kept;
-        (projection.point, weights)
+        weights
     }
 
     /// The witness points `(Σ λ_i a_i, Σ λ_i b_i)` for barycentric weights `weights`.

@@ -48,9 +48,24 @@ pub fn any_unit_perpendicular<T: Real>(v: &Vector<T>) -> UnitVector<T> {
     }
 }
 
-/// `v / |v|`, or `None` when `v` is zero or not finite. Rescales by the largest component first,
-/// so components as small as the smallest subnormal or as large as the largest float work.
+/// `v / |v|`, or `None` when `v` is zero or not finite. Components as small as the smallest
+/// subnormal or as large as the largest float work.
+///
+/// When `|v|²` is a normal float (the common case) no square overflowed, and the squares that
+/// underflowed lost less than `ε·|v|²`, so `v · (1/√|v|²)` is accurate to a few ulps: one division
+/// instead of the four of the rescaled path. Otherwise (tiny, huge, zero or NaN components)
+/// `v` is rescaled by its largest component first.
 pub fn normalize_robust<T: Real>(v: &Vector<T>) -> Option<UnitVector<T>> {
+    let norm2 = v.norm_squared();
+    // NaN fails the first test, an infinite |v|² the second (its inverse is zero); both take
+    // the rescaled path. (Two plain comparisons: written as one range test, LLVM turns them
+    // into a floating-point class test that costs a dozen integer instructions.)
+    if norm2 >= <T as Float>::min_positive_value() {
+        let inverse = T::one() / Float::sqrt(norm2);
+        if inverse > T::zero() {
+            return Some(UnitVector::new_unchecked(v * inverse));
+        }
+    }
     let m = v.amax();
     if !(m > T::zero()) || !Float::is_finite(m) {
         return None;

@@ -52,7 +52,14 @@ impl<T: Real> SupportMap<T> for Capsule<T> {
     }
 
     fn local_support_point_toward(&self, dir: &UnitVector<T>) -> Point<T> {
-        self.segment().local_support_point(dir) + dir.into_inner() * self.radius
+        // The core segment's support endpoint (`Segment`'s rule: the top one unless it is
+        // strictly lower along `dir`, i.e. unless `dir` points down).
+        let end = if dir.y < T::zero() {
+            -self.half_height
+        } else {
+            self.half_height
+        };
+        Point::new(T::zero(), end, T::zero()) + dir.into_inner() * self.radius
     }
 }
 

@@ -69,7 +69,8 @@ impl<T: Real> SupportMap<T> for Cone<T> {
     fn local_support_vertex(&self, dir: &Vector<T>, _hint: VertexId) -> SupportVertex<T> {
         let apex = self.apex();
         let rim = self.rim_point(dir);
-        if apex.coords.dot(dir) >= rim.coords.dot(dir) {
+        // `apex · dir` is `half_height · dir.y` (the zero terms change at most a zero's sign).
+        if self.half_height * dir.y >= rim.coords.dot(dir) {
             SupportVertex {
                 point: apex,
                 id: VertexId(0),

@@ -75,7 +75,8 @@ impl<T: Real> SupportMap<T> for Cuboid<T> {
     /// The vertex in the octant of `dir`. A zero component picks the side of its sign bit: `+0.0`
     /// the positive side, `−0.0` the negative one (so `s(−d) = −s(d)` holds for axis directions).
     fn local_support_point(&self, dir: &Vector<T>) -> Point<T> {
-        self.local_support_vertex(dir, VertexId::NONE).point
+        // `copysign` is the sign-bit rule itself, and the same point as `vertex(id)` below.
+        Point::from(self.half_extents.zip_map(dir, Float::copysign))
     }
 
     fn local_support_vertex(&self, dir: &Vector<T>, _hint: VertexId) -> SupportVertex<T> {
@@ -83,7 +84,7 @@ impl<T: Real> SupportMap<T> for Cuboid<T> {
             id | (u32::from(Float::is_sign_negative(*d)) << k)
         });
         SupportVertex {
-            point: self.vertex(id),
+            point: self.local_support_point(dir),
             id: VertexId(id),
         }
     }
