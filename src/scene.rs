@@ -1430,10 +1430,6 @@ mod tests {
                 linear: Vector::new(0.5, 0.0, -1.0),
                 angular: Vector::new(0.0, 0.0, FRAC_PI_2 / 3.0),
             }),
-            exact_pose: Isometry::from_parts(
-                Translation3::new(1.0, 2.0, 3.0),
-                Rotation::from_scaled_axis(Vector::new(FRAC_PI_2, 0.0, 0.0)),
-            ),
         };
         assert_eq!(body.pose_at(0), body.pose());
         let pose = body.pose_at(3);
