@@ -77,8 +77,9 @@ fn manifolds_are_bit_identical_for_1_2_4_and_8_threads() {
     assert!(totals[0] > 10_000 * FRAMES, "pairs {}", totals[0]);
     assert!(totals[1] > totals[0] / 3, "points {}", totals[1]);
     // (`warm_starts` counts pairs whose cached simplex was rebuilt: only pairs of shapes with
-    // numbered vertices, polytopes, have one; the others reuse the cached axis.)
-    assert!(totals[2] > totals[0] / 10, "warm starts {}", totals[2]);
+    // numbered vertices, polytopes, have one; the others reuse the cached axis, and overlapping
+    // boxes and ball–box pairs take closed forms without GJK.)
+    assert!(totals[2] > totals[0] / 20, "warm starts {}", totals[2]);
     for threads in [2, 4, 8] {
         let (hashes, t) = run(&scene, threads);
         assert_eq!(t, totals, "{threads} threads: statistics differ");
