@@ -32,6 +32,7 @@ use num_traits::Float;
 use rayon::prelude::*;
 
 use crate::manifold::{ContactManifold, MAX_MANIFOLD_POINTS, ManifoldWorkspace, build_manifold};
+use crate::query::pose_is_finite;
 use crate::{ContactQuality, PairWorkspace, query_pair};
 
 /// A shape placed in the world, with the id its pairs are keyed by.
@@ -390,14 +391,7 @@ fn validate<T: Real>(
     pairs: &[(usize, usize)],
 ) -> Result<(), PipelineError> {
     for c in colliders {
-        let pose = &c.pose;
-        let finite = pose
-            .translation
-            .vector
-            .iter()
-            .chain(pose.rotation.coords.iter())
-            .all(|x| Float::is_finite(*x));
-        if !finite {
+        if !pose_is_finite(&c.pose) {
             return Err(PipelineError::NonFinitePose { id: c.id });
         }
     }

@@ -197,17 +197,20 @@ pub(crate) fn relative_pose<T: Real>(
     pos2: &Isometry<T>,
 ) -> Result<Isometry<T>, QueryError> {
     for (pose, name) in [(pos1, "pos1"), (pos2, "pos2")] {
-        let finite = pose
-            .translation
-            .vector
-            .iter()
-            .chain(pose.rotation.coords.iter())
-            .all(|x| Float::is_finite(*x));
-        if !finite {
+        if !pose_is_finite(pose) {
             return Err(QueryError::NonFinitePose(name));
         }
     }
     Ok(pos1.inv_mul(pos2))
+}
+
+/// Whether every component of a pose (translation and quaternion) is finite.
+pub(crate) fn pose_is_finite<T: Real>(pose: &Isometry<T>) -> bool {
+    pose.translation
+        .vector
+        .iter()
+        .chain(pose.rotation.coords.iter())
+        .all(|x| Float::is_finite(*x))
 }
 
 fn check_prediction<T: Real>(prediction: T) -> Result<(), QueryError> {
