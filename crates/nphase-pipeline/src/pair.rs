@@ -254,11 +254,12 @@ pub fn query_pair<T: Real>(
                 _ => {
                     // EPA could not settle it (the cores are apart: its polytope does not
                     // enclose the origin). GJK's own certified bounds may already be within
-                    // the accuracy nphase promises — rounding stalled it short of its much
-                    // tighter internal gap (f32 on curved shapes) — and then the estimate is a
-                    // converged answer; otherwise it is a fallback.
+                    // the accuracy DESIGN.md promises (ten times `Tolerances::accuracy`) —
+                    // rounding stalled it short of its much tighter internal gap (f32 on curved
+                    // shapes far apart) — and then the estimate is a converged answer;
+                    // otherwise it is a fallback.
                     let certified = estimate.upper_bound - estimate.lower_bound
-                        <= T::TOLERANCES.accuracy * (size + radius1 + radius2);
+                        <= T::lit(10.0) * T::TOLERANCES.accuracy * (size + radius1 + radius2);
                     let quality = if certified {
                         ContactQuality::Converged
                     } else {
