@@ -114,6 +114,32 @@ fn snapped_stall_answer_stays_within_the_prediction() {
     assert!(d.is_finite() && d.abs() < 1e-6, "distance {d}");
 }
 
+/// Regression (fuzz target `shapes`): a hull of the origin, (0, 1e-300, 0), a point 3e-7 along
+/// the diagonal and two points 82 away, f64. The exact orientation predicates underflow on
+/// differences of 1e-300, so the origin — really on the diagonal edge — stayed a vertex, and two
+/// faces of exactly collinear vertices got a NaN normal (in the supporting feature). Coordinates
+/// more than 1e150 times smaller than the cloud's extent are now flushed to zero before the hull
+/// is built: here the cloud is then coplanar, a polygon with finite normals.
+#[test]
+fn hull_with_a_1e300_coordinate_has_finite_normals() {
+    let points: Vec<Point<f64>> = [
+        [-0.0, -0.0, -0.0],
+        [-0.0, 1e-300, -0.0],
+        [-3.0517578125e-7, -3.0517578125e-7, -3.0517578125e-7],
+        [-3.0517578125e-7, 82.3516845703125, 82.3516845703125],
+        [82.3516845703125, 82.3516845703125, 82.3516845703125],
+    ]
+    .iter()
+    .map(|p| Point::new(p[0], p[1], p[2]))
+    .collect();
+    let hull = ConvexPolyhedron::from_points(&points).expect("valid");
+    for i in 0..hull.face_count() {
+        let n = hull.face(i).normal;
+        assert!(n.iter().all(|x| x.is_finite()), "face {i}: {n:?}");
+        assert!((n.norm() - 1.0).abs() < 1e-12);
+    }
+}
+
 /// Regression (fuzz target `contact`): a point (a ball of radius 0) 4.3e-7 beside a hull that
 /// spans 1.4e6 (its vertices near the point are 3e-7 apart), f64. GJK stopped on its touch
 /// test (relative to that size), EPA converged on a face with the right distance, and then its

@@ -98,13 +98,26 @@ impl<T: Real> ConvexPolyhedron<T> {
         if let Some(i) = points.iter().position(|p| !finite(p)) {
             check_finite_vector("convex", &format!("points[{i}]"), &points[i].coords)?;
         }
-        let wide: Vec<Vector<f64>> = points.iter().map(|p| p.coords.map(T::as_f64)).collect();
+        // Coordinates more than 1e150 times smaller than the cloud's largest are flushed to
+        // zero: the exact predicates cannot resolve differences that far below the cloud's size
+        // (their products underflow), and no geometry depends on them.
+        let extent = points
+            .iter()
+            .map(|p| p.coords.amax().as_f64())
+            .fold(0.0, f64::max);
+        let flush = |x: f64| if x.abs() < extent * 1e-150 { 0.0 } else { x };
+        let wide: Vec<Vector<f64>> = points
+            .iter()
+            .map(|p| p.coords.map(|x| flush(x.as_f64())))
+            .collect();
         let hull = convex_hull(&wide, T::TOLERANCES.degenerate.as_f64());
         let vertices: Vec<Point<T>> = hull.vertices.iter().map(|&i| points[i]).collect();
+        // Every face normal is finite once the coordinates are flushed; the +y fallback only
+        // keeps a NaN out should an unforeseen cloud still defeat the exact predicates.
         let face_normals = hull
             .face_normals
             .iter()
-            .map(|n| UnitVector::new_normalize(n.map(T::lit)))
+            .map(|n| nphase_math::normalize_robust(&n.map(T::lit)).unwrap_or_else(Vector::y_axis))
             .collect();
         let climb_starts = core::array::from_fn(|k| {
             let (axis, sign) = (k / 2, if k % 2 == 0 { -T::one() } else { T::one() });
