@@ -117,7 +117,7 @@ impl<T: Real> ConvexPolyhedron<T> {
         let face_normals = hull
             .face_normals
             .iter()
-            .map(|n| nphase_math::normalize_robust(&n.map(T::lit)).unwrap_or_else(Vector::y_axis))
+            .map(|n| normalize_robust(&n.map(T::lit)).unwrap_or_else(Vector::y_axis))
             .collect();
         let climb_starts = core::array::from_fn(|k| {
             let (axis, sign) = (k / 2, if k % 2 == 0 { -T::one() } else { T::one() });
