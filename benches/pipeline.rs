@@ -17,7 +17,7 @@
 //!
 //! * `resting_boxes` — 16 × 16 stacks of three unit boxes on a ground box, 0.01 deep, drifting
 //!   and turning slowly (768 pairs: ground–box and box–box);
-//! * `mixed_pile` — the demo pile (`nphase::demo::demo_scene(3000, …)`: every type of shape),
+//! * `mixed_pile` — the demo pile (`nphase_cli::demo::demo_scene(3000, …)`: every type of shape),
 //!   the broadphase pairs of frame 0, the demo's velocities.
 //!
 //! The frames are precomputed and run forwards and backwards (0, 1, …, 15, 14, …), so every
@@ -36,8 +36,8 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{BenchmarkId, Criterion, Throughput};
-use nphase::demo::demo_scene;
-use nphase::scene::{BodyDesc, Scene, SceneDoc, ShapeDesc, VelocityDesc};
+use nphase_cli::demo::demo_scene;
+use nphase_cli::scene::{BodyDesc, Scene, SceneDoc, ShapeDesc, VelocityDesc};
 use nphase::{Collider, NarrowPhase, NarrowPhaseConfig};
 use parry3d::math::{Isometry, Point};
 use parry3d::query::{

@@ -1,8 +1,8 @@
 //! # nphase
 //!
 //! A narrowphase for rigid-body physics: GJK distances, EPA penetration depths and contact
-//! manifolds over convex shapes, in `f32` or `f64`. This crate is the facade and the
-//! `nphase` command-line tool.
+//! manifolds over convex shapes, in `f32` or `f64`. This crate is the facade: it re-exports
+//! the crates below and depends on nothing else (the command-line tool is `nphase-cli`).
 //!
 //! ## Map
 //! * [`math`] — `Real` (f32/f64), vector and pose aliases, small exact geometry.
@@ -10,10 +10,6 @@
 //! * [`gjk`], [`epa`] — the two algorithms, on support maps, in A's frame.
 //! * [`pipeline`] — one-shot [`query`] functions and the warm-started, parallel
 //!   [`NarrowPhase`].
-//! * [`scene`] — `nphase-scene/1` files: reading, validation, motion; [`broadphase`] finds the
-//!   pairs of scenes that list none.
-//! * [`report`] — `nphase-query/1` and `nphase-contacts/1` writers, atomic file writes.
-//! * [`run`], [`bench`](mod@bench), [`demo`] — what the `nphase` command runs.
 //!
 //! ## Conventions
 //! Right-handed, lengths in the caller's units. Normals point from A (a pair's first shape)
@@ -47,10 +43,3 @@ pub use nphase_pipeline::{
     StepStats,
 };
 pub use nphase_shapes::{Shape, ShapeError, ShapeKind};
-
-pub mod bench;
-pub mod broadphase;
-pub mod demo;
-pub mod report;
-pub mod run;
-pub mod scene;

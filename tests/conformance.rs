@@ -23,8 +23,8 @@
 //! Support values are evaluated with the f64 shapes and the file's f64 poses, whatever the
 //! precision of the run. On failure the message lists the failing pairs with their labels.
 
-use nphase::run::query_records;
-use nphase::scene::Scene;
+use nphase_cli::run::query_records;
+use nphase_cli::scene::Scene;
 use nphase_math::{Isometry, Point, Vector};
 use nphase_shapes::SupportMap;
 use serde_json::Value;

@@ -9,8 +9,8 @@
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 
-use nphase::demo::demo_scene;
-use nphase::scene::Scene;
+use nphase_cli::demo::demo_scene;
+use nphase_cli::scene::Scene;
 use nphase::{ContactManifold, NarrowPhase, NarrowPhaseConfig};
 
 const BODIES: usize = 5000;

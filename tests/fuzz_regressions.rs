@@ -2,7 +2,7 @@
 //! and kept here in the normal test suite. (The shape and query ones are in
 //! `crates/nphase-pipeline/tests/fuzz_regressions.rs`.)
 
-use nphase::scene::Scene;
+use nphase_cli::scene::Scene;
 
 /// Regression (fuzz target `scene`): a field name holding an escaped newline (`"poi\nts"` in
 /// the JSON) came back inside serde's "unknown field" message, so `SceneError`'s `Display` —

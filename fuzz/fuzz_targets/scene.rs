@@ -4,8 +4,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use nphase::math::Real;
-use nphase::run::{contact_records, query_records};
-use nphase::scene::Scene;
+use nphase_cli::run::{contact_records, query_records};
+use nphase_cli::scene::Scene;
 
 fn check<T: Real>(text: &str) {
     match Scene::<T>::from_json(text) {

@@ -17,10 +17,10 @@ use std::process::Command;
 use nphase::math::{Isometry, Point, Vector};
 use nphase::pipeline::query;
 use nphase::pipeline::{Collider, NarrowPhase, NarrowPhaseConfig};
-use nphase::scene::Scene;
+use nphase_cli::scene::Scene;
 use nphase::shapes::{Ball, Capsule, ConvexPolyhedron, Cuboid, Segment, Shape, ShapeError};
 
-const DOC: &str = include_str!("../docs/errors.md");
+const DOC: &str = include_str!("../../../docs/errors.md");
 
 /// The table rows under the heading `## {section}`: cells with their code spans unwrapped.
 fn rows(section: &str) -> Vec<Vec<String>> {
@@ -240,7 +240,7 @@ fn library_rows_match_the_errors() {
         let (_, run) = LIBRARY
             .iter()
             .find(|(text, _)| *text == call)
-            .unwrap_or_else(|| panic!("no runner for `{call}`: add one to tests/errors_doc.rs"));
+            .unwrap_or_else(|| panic!("no runner for `{call}`: add one to crates/nphase-cli/tests/errors_doc.rs"));
         assert_eq!(run(), expected, "docs/errors.md, `{call}`");
         seen.push(call);
     }

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 const EXAMPLE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/data/scenes/example.json"
+    "/../../tests/data/scenes/example.json"
 );
 
 fn nphase(args: &[&str]) -> Output {

@@ -12,7 +12,7 @@ use nphase_shapes::Aabb;
 /// lexicographic order. Boxes with a NaN coordinate overlap nothing.
 ///
 /// ```
-/// use nphase::broadphase::sweep_and_prune;
+/// use nphase_cli::broadphase::sweep_and_prune;
 /// use nphase::math::Point;
 /// use nphase::shapes::Aabb;
 ///

@@ -21,11 +21,11 @@ use std::time::Instant;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use nphase::Real;
-use nphase::bench::{BenchConfig, VariantResult, run_bench};
-use nphase::demo::{DEFAULT_BODIES, DEFAULT_FRAMES, DEFAULT_SEED, RunSummary, demo_scene};
-use nphase::report::{contacts_json, query_json, write_atomic};
-use nphase::run::{RunError, Simulation, contact_records, query_records};
-use nphase::scene::{Scene, SceneDoc};
+use nphase_cli::bench::{BenchConfig, VariantResult, run_bench};
+use nphase_cli::demo::{DEFAULT_BODIES, DEFAULT_FRAMES, DEFAULT_SEED, RunSummary, demo_scene};
+use nphase_cli::report::{contacts_json, query_json, write_atomic};
+use nphase_cli::run::{RunError, Simulation, contact_records, query_records};
+use nphase_cli::scene::{Scene, SceneDoc};
 
 #[derive(Parser, Debug)]
 #[command(

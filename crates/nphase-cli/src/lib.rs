@@ -1,0 +1,17 @@
+//! # nphase-cli
+//!
+//! The `nphase` command-line tool over the JSON formats of `docs/scene-format.md`, as a library
+//! (for its tests, the benches and the fuzz targets) and the `nphase` binary. An engine that
+//! depends on `nphase` compiles none of this.
+//!
+//! * [`scene`] — `nphase-scene/1` files: reading, validation, motion; [`broadphase`] finds the
+//!   pairs of scenes that list none.
+//! * [`report`] — `nphase-query/1` and `nphase-contacts/1` writers, atomic file writes.
+//! * [`run`], [`bench`](mod@bench), [`demo`] — what the `nphase` command runs.
+
+pub mod bench;
+pub mod broadphase;
+pub mod demo;
+pub mod report;
+pub mod run;
+pub mod scene;
