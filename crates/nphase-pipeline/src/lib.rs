@@ -33,7 +33,8 @@ pub use collide::{ContactQuality, LocalContact, PairOutcome, query_pair};
 pub use contact_id::ContactId;
 pub use manifold::{
     ContactManifold, ContactPoint, DEPTH_HYSTERESIS, FEATURE_SNAP, MAX_MANIFOLD_POINTS,
-    ManifoldInput, ManifoldWorkspace, REFERENCE_MARGIN, ReferenceSide, build_manifold,
+    ManifoldHistory, ManifoldInput, ManifoldWorkspace, REFERENCE_MARGIN, ReferenceSide,
+    build_manifold,
 };
 pub use narrow_phase::{Collider, NarrowPhase, NarrowPhaseConfig, PipelineError, StepStats};
 pub use nphase_shapes::FeatureId;

@@ -6,6 +6,8 @@
 //! 1. the supporting features of A along `n` and of B along `−n` (a face polygon — hull faces
 //!    in full, cylinder caps and cone bases as regular polygons —, an edge — a side line of a
 //!    cylinder, cone or capsule — or a vertex, pushed out by the radius of rounded shapes);
+//!    where a curved shape switches between two parts, last frame's part is kept a little past
+//!    the switch ([`FeatureMap::local_support_feature_near`]);
 //! 2. a vertex on either side: one point, the exact witness pair;
 //! 3. otherwise a *reference* feature and an *incident* one, whose polygon is clipped against
 //!    the reference's side planes, which contain `n` ([`crate::clipping`]). The reference is a
@@ -24,7 +26,7 @@
 //!    point agrees with the pair query;
 //! 6. every point is named ([`ContactId`], below);
 //! 7. more than four points are reduced to four ([`crate::reduction`]), preferring last
-//!    frame's points.
+//!    frame's points; the points come out in the order the reduction chose them.
 //!
 //! # Ids
 //! Clipping labels every point with the features it lies on: a reference feature and an
@@ -68,7 +70,7 @@ pub const FEATURE_SNAP: f64 = 1e-2;
 pub const REFERENCE_MARGIN: f64 = 1e-3;
 
 /// The reduction keeps a point of last frame's manifold instead of the deepest point when it is
-/// within this fraction of the features' size of the deepest depth ([`crate::reduction`]): the
+/// within this fraction of the features' size of the deepest depth (the reduction): the
 /// depths of a resting face contact differ by the pose noise, and the deepest one flickers.
 pub const DEPTH_HYSTERESIS: f64 = 1e-3;
 
@@ -152,6 +154,17 @@ pub enum ReferenceSide {
     B,
 }
 
+/// What a manifold decided that the next frame's manifold leans toward (its hysteresis): the
+/// supporting features of A and B, and the reference side of the clipping.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ManifoldHistory {
+    /// The supporting features of A and B (see
+    /// [`FeatureMap::local_support_feature_near`](nphase_shapes::FeatureMap::local_support_feature_near)).
+    pub features: Option<(FeatureId, FeatureId)>,
+    /// The reference side, when the features were clipped.
+    pub reference: Option<ReferenceSide>,
+}
+
 /// What [`build_manifold`] needs of a pair: its shapes and pose, its exact contact, and what
 /// last frame's manifold decided.
 #[derive(Clone, Copy, Debug)]
@@ -169,8 +182,8 @@ pub struct ManifoldInput<'a, T: Real> {
     /// Last frame's points (their ids give the id rule and the reduction their hysteresis);
     /// empty for a new pair.
     pub previous: &'a [ContactPoint<T>],
-    /// Last frame's reference side, if there was one.
-    pub reference: Option<ReferenceSide>,
+    /// What last frame's manifold decided (default for a new pair).
+    pub history: ManifoldHistory,
 }
 
 /// Scratch buffers of manifold generation, reused across pairs.
@@ -191,7 +204,8 @@ struct PointCandidate<T: Real> {
     point2: Point<T>,
     dist: T,
     id: ContactId,
-    persisted: bool,
+    /// Where a point with this id was in last frame's manifold.
+    previous_rank: Option<u8>,
 }
 
 impl<T: Real> Candidate<T> for PointCandidate<T> {
@@ -201,27 +215,31 @@ impl<T: Real> Candidate<T> for PointCandidate<T> {
     fn distance(&self) -> T {
         self.dist
     }
-    fn persisted(&self) -> bool {
-        self.persisted
+    fn previous_rank(&self) -> Option<usize> {
+        self.previous_rank.map(usize::from)
     }
 }
 
 /// Fills `points` with the manifold of `input` (see the module doc); impulses are left at zero
-/// and `persisted` set where the id was in `input.previous`. Returns the reference side used,
-/// if the features were clipped.
+/// and `persisted` set where the id was in `input.previous`. Returns what the next frame leans
+/// toward.
 pub fn build_manifold<T: Real>(
     input: &ManifoldInput<'_, T>,
     ws: &mut ManifoldWorkspace<T>,
     points: &mut ArrayVec<ContactPoint<T>, MAX_MANIFOLD_POINTS>,
-) -> Option<ReferenceSide> {
+) -> ManifoldHistory {
     points.clear();
     let contact = input.contact;
     let n = contact.normal.into_inner();
-    input.shape1.local_support_feature(&n, &mut ws.feature1);
+    let (previous1, previous2) = input.history.features.unzip();
+    input
+        .shape1
+        .local_support_feature_near(&n, previous1, &mut ws.feature1);
     let n_in_b = input.pos12.rotation.inverse_transform_vector(&-n);
     input
         .shape2
-        .local_support_feature(&n_in_b, &mut ws.feature2);
+        .local_support_feature_near(&n_in_b, previous2, &mut ws.feature2);
+    let features = Some((ws.feature1.id, ws.feature2.id));
     ws.feature2.transform_by(input.pos12);
 
     let size = Float::max(extent(&ws.feature1), extent(&ws.feature2));
@@ -246,7 +264,11 @@ pub fn build_manifold<T: Real>(
     let tau = T::lit(FEATURE_SNAP) * size;
     for c in &mut ws.candidates {
         c.id = snapped_id(c, &ws.feature1, &ws.feature2, tau, input.previous);
-        c.persisted = input.previous.iter().any(|p| p.id == c.id);
+        c.previous_rank = input
+            .previous
+            .iter()
+            .position(|p| p.id == c.id)
+            .map(|k| k as u8);
     }
     merge_equal_ids(&mut ws.candidates);
     reduce_to_four(&mut ws.candidates, &n, T::lit(DEPTH_HYSTERESIS) * size);
@@ -258,10 +280,13 @@ pub fn build_manifold<T: Real>(
             id: c.id,
             normal_impulse: T::zero(),
             tangent_impulse: [T::zero(); 2],
-            persisted: c.persisted,
+            persisted: c.previous_rank.is_some(),
         });
     }
-    reference
+    ManifoldHistory {
+        features,
+        reference,
+    }
 }
 
 /// The exact witness joins when clipping found nothing or only shallower points (a curved
@@ -279,7 +304,7 @@ fn add_witness<T: Real>(
         point2: contact.point2,
         dist: contact.dist,
         id: ContactId::new(ws.feature1.id, ws.feature2.id),
-        persisted: false,
+        previous_rank: None,
     };
     let deepest = ws
         .candidates
@@ -323,7 +348,7 @@ fn clip_features<T: Real>(
             let sep1 = separation(&ws.feature1, &ws.feature2);
             let sep2 = separation(&ws.feature2, &ws.feature1);
             let margin = T::lit(REFERENCE_MARGIN) * size;
-            match input.reference {
+            match input.history.reference {
                 Some(ReferenceSide::B) if !(sep1 > sep2 + margin) => ReferenceSide::B,
                 _ if sep2 > sep1 + margin => ReferenceSide::B,
                 _ => ReferenceSide::A,
@@ -446,7 +471,7 @@ fn clip_features<T: Real>(
             point2,
             dist,
             id,
-            persisted: false,
+            previous_rank: None,
         });
     }
     Some(side)
@@ -462,7 +487,8 @@ fn separation<T: Real>(face: &SupportFeature<T>, other: &SupportFeature<T>) -> T
 }
 
 /// The id of candidate `c` by the rule of the module doc: each side's lowest-dimensional
-/// feature within `tau`, or last frame's id while its features are within `2 tau`.
+/// feature within `tau`, or last frame's id while its features are within `2 tau` (of several,
+/// the one of the nearest point last frame).
 fn snapped_id<T: Real>(
     c: &PointCandidate<T>,
     feature1: &SupportFeature<T>,
@@ -472,15 +498,21 @@ fn snapped_id<T: Real>(
 ) -> ContactId {
     let near_a = nearby_features(c.id.a, &c.point1, feature1, tau + tau);
     let near_b = nearby_features(c.id.b, &c.point2, feature2, tau + tau);
-    for &(a, _) in &near_a {
-        for &(b, _) in &near_b {
-            let id = ContactId::new(a, b);
-            if previous.iter().any(|p| p.id == id) {
-                return id;
-            }
-        }
+    // Of last frame's points whose features are both within reach, the nearest one's id.
+    let names = |near: &[(FeatureId, T)], f: FeatureId| near.iter().any(|(g, _)| *g == f);
+    let kept = previous
+        .iter()
+        .filter(|p| names(&near_a, p.id.a) && names(&near_b, p.id.b))
+        .map(|p| (p.id, (p.local_point1 - c.point1).norm_squared()))
+        .fold(None, |best: Option<(ContactId, T)>, (id, d)| match best {
+            Some((_, b)) if !(d < b) => best,
+            _ => Some((id, d)),
+        });
+    if let Some((id, _)) = kept {
+        return id;
     }
-    // The raw label is last, at distance 0: it is the fallback.
+    // The raw label comes before the features that contain it (which only serve the
+    // hysteresis), at distance 0: the first entry within tau is at the latest the raw label.
     let first_within = |near: &[(FeatureId, T)], raw: FeatureId| {
         near.iter()
             .find(|(_, d)| *d <= tau)
@@ -489,50 +521,103 @@ fn snapped_id<T: Real>(
     ContactId::new(first_within(&near_a, c.id.a), first_within(&near_b, c.id.b))
 }
 
-/// The features of `feature` that could name a point at `p` labelled `raw`, lowest dimension
-/// first, each with its distance from `p` (only those within `reach`): the nearest vertex (of
-/// the edge, when `raw` is an edge), the nearest edge (when `raw` is the face), and `raw` itself
-/// (distance 0, always last).
+/// The features of `feature` that could name a point at `p` labelled `raw`, each with its
+/// distance from `p`: first those of lower dimension, lowest dimension first and nearest first
+/// within a dimension (only those within `reach`, at most [`NEARBY`]) — vertices (of the edge,
+/// when `raw` is an edge; any, when it is the face), edges (when `raw` is the face) —, then
+/// `raw` itself, then the features of `feature` that contain `raw` (the edges at a vertex, the
+/// whole face), these at distance 0: a point on them is named by them too, which the
+/// hysteresis uses (a point labelled by the face last frame and clipped on its edge now keeps
+/// the face's name while it stays within reach).
 fn nearby_features<T: Real>(
     raw: FeatureId,
     p: &Point<T>,
     feature: &SupportFeature<T>,
     reach: T,
-) -> ArrayVec<(FeatureId, T), 3> {
+) -> ArrayVec<(FeatureId, T), NEARBY> {
     let mut out = ArrayVec::new();
-    let vs = &feature.vertices;
-    let n = vs.len();
-    if raw.dimension() > 0 && n >= 2 {
-        let vertex = |k: usize| (k, (vs[k] - p).norm());
-        let nearest_vertex = match raw {
-            FeatureId::Edge(e) => feature
-                .edge_ids
-                .iter()
-                .position(|&x| x == e)
-                .and_then(|k| nearest([vertex(k), vertex((k + 1) % n)].into_iter())),
-            _ => nearest((0..n).map(vertex)),
+    let (vs, n) = (&feature.vertices, feature.vertices.len());
+    if n >= 2 {
+        let on_edge = match raw {
+            FeatureId::Edge(e) => feature.edge_ids.iter().position(|&x| x == e),
+            _ => None,
         };
-        if let Some((k, d)) = nearest_vertex.filter(|(_, d)| *d <= reach) {
-            out.push((FeatureId::Vertex(feature.vertex_ids[k]), d));
-        }
-        if raw.dimension() == 2 && n >= 3 {
-            let edge = |k: usize| (k, segment_distance(&vs[k], &vs[(k + 1) % n], p));
-            if let Some((k, d)) = nearest((0..n).map(edge)).filter(|(_, d)| *d <= reach) {
-                out.push((FeatureId::Edge(feature.edge_ids[k]), d));
+        let vertices: ArrayVec<usize, 2> =
+            on_edge.map_or_else(ArrayVec::new, |k| [k, (k + 1) % n].into_iter().collect());
+        match raw {
+            FeatureId::Vertex(_) => {}
+            FeatureId::Edge(_) => {
+                for &k in &vertices {
+                    let d = (vs[k] - p).norm();
+                    insert_sorted(
+                        &mut out,
+                        0,
+                        (FeatureId::Vertex(feature.vertex_ids[k]), d),
+                        reach,
+                    );
+                }
+            }
+            FeatureId::Face(_) => {
+                for k in 0..n {
+                    let d = (vs[k] - p).norm();
+                    insert_sorted(
+                        &mut out,
+                        0,
+                        (FeatureId::Vertex(feature.vertex_ids[k]), d),
+                        reach,
+                    );
+                }
+                let start = out.len();
+                for k in 0..n {
+                    let d = segment_distance(&vs[k], &vs[(k + 1) % n], p);
+                    let edge = FeatureId::Edge(feature.edge_ids[k]);
+                    insert_sorted(&mut out, start, (edge, d), reach);
+                }
             }
         }
     }
+    out.truncate(NEARBY - 4);
     out.push((raw, T::zero()));
+    // The features holding raw: a vertex's edges, then the whole feature.
+    let at = match raw {
+        FeatureId::Vertex(v) => feature.vertex_ids.iter().position(|&x| x == v),
+        _ => None,
+    };
+    if let Some(k) = at.filter(|_| !feature.edge_ids.is_empty()) {
+        let m = feature.edge_ids.len();
+        out.push((FeatureId::Edge(feature.edge_ids[k.min(m - 1)]), T::zero()));
+        if n >= 3 {
+            out.push((
+                FeatureId::Edge(feature.edge_ids[(k + m - 1) % m]),
+                T::zero(),
+            ));
+        }
+    }
+    if feature.id != raw && raw.dimension() < feature.id.dimension() {
+        out.push((feature.id, T::zero()));
+    }
     out
 }
 
-/// The entry with the smallest distance (the first on a tie).
-fn nearest<T: Real>(entries: impl Iterator<Item = (usize, T)>) -> Option<(usize, T)> {
-    entries.fold(None, |best, (k, d)| match best {
-        Some((_, b)) if !(d < b) => best,
-        _ => Some((k, d)),
-    })
+/// Inserts `entry` into `out[start..]` in order of distance, if it is within `reach` and there
+/// is room.
+fn insert_sorted<T: Real>(
+    out: &mut ArrayVec<(FeatureId, T), NEARBY>,
+    start: usize,
+    entry: (FeatureId, T),
+    reach: T,
+) {
+    if entry.1 <= reach && !out.is_full() {
+        let at = out[start..]
+            .iter()
+            .position(|(_, d)| entry.1 < *d)
+            .map_or(out.len(), |k| start + k);
+        out.insert(at, entry);
+    }
 }
+
+/// The most features [`nearby_features`] lists for one side of a point.
+const NEARBY: usize = 8;
 
 /// The distance from `p` to the segment `[a, b]`.
 fn segment_distance<T: Real>(a: &Point<T>, b: &Point<T>, p: &Point<T>) -> T {

@@ -17,8 +17,8 @@
 //!   is in A's frame and points from A toward B; each point is stored in each shape's local
 //!   frame; distances are signed (negative when penetrating).
 //! * **What the state keeps.** [`PairState`] is a small `Copy` value: GJK's warm-start cache
-//!   (vertex ids of the last simplex and the last separating axis) and last frame's reference
-//!   side. It makes the next query cheaper and the manifold steadier, and never changes the
+//!   (vertex ids of the last simplex and the last separating axis) and what last frame's
+//!   manifold decided (supporting features, reference side). It makes the next query cheaper and the manifold steadier, and never changes the
 //!   contact beyond docs/accuracy.md's tolerances; a fresh [`PairState::new`] is always valid
 //!   (a cold start).
 //! * **What the manifold keeps.** On entry the manifold holds last frame's points with the
@@ -77,8 +77,8 @@ use nphase_shapes::{Shape, SupportFeature};
 use num_traits::Float;
 
 use crate::manifold::{
-    ContactManifold, ContactPoint, MAX_MANIFOLD_POINTS, ManifoldInput, ManifoldWorkspace,
-    ReferenceSide, build_manifold,
+    ContactManifold, ContactPoint, MAX_MANIFOLD_POINTS, ManifoldHistory, ManifoldInput,
+    ManifoldWorkspace, build_manifold,
 };
 use crate::{PairOutcome, query_pair};
 
@@ -88,8 +88,9 @@ use crate::{PairOutcome, query_pair};
 pub struct PairState<T: Real> {
     /// GJK's warm-start cache.
     pub cache: SimplexCache<T>,
-    /// Last frame's reference side of the manifold's clipping (its hysteresis).
-    pub reference: Option<ReferenceSide>,
+    /// What last frame's manifold decided: supporting features and reference side (its
+    /// hysteresis).
+    pub history: ManifoldHistory,
 }
 
 impl<T: Real> PairState<T> {
@@ -97,7 +98,10 @@ impl<T: Real> PairState<T> {
     pub const fn new() -> Self {
         PairState {
             cache: SimplexCache::EMPTY,
-            reference: None,
+            history: ManifoldHistory {
+                features: None,
+                reference: None,
+            },
         }
     }
 }
@@ -161,7 +165,7 @@ pub fn update_manifold<T: Real>(
     let previous: ArrayVec<ContactPoint<T>, MAX_MANIFOLD_POINTS> = manifold.points.clone();
     manifold.points.clear();
     let Some(contact) = outcome.contact else {
-        state.reference = None;
+        state.history = ManifoldHistory::default();
         return outcome;
     };
     let manifold_input = ManifoldInput {
@@ -171,9 +175,9 @@ pub fn update_manifold<T: Real>(
         contact: &contact,
         prediction: input.prediction,
         previous: &previous,
-        reference: state.reference,
+        history: state.history,
     };
-    state.reference = build_manifold(
+    state.history = build_manifold(
         &manifold_input,
         &mut workspace.manifold,
         &mut manifold.points,

@@ -9,8 +9,9 @@
 //! alternate corners of an octagon — and a choice decided by noise changes the manifold's
 //! points, and the solver loses their impulses. So
 //!
-//! * the first point is the deepest, unless a point of last frame's manifold is within
-//!   `depth_tie` of its depth: then the deepest such point;
+//! * the first point is the deepest, unless points of last frame's manifold are within
+//!   `depth_tie` of its depth: then the one of those chosen first last frame (the reduction
+//!   outputs its points in the order it chose them, so the first point stays first);
 //! * each later choice scores a point of last frame's manifold at its full score and any other
 //!   point at [`NEW_POINT_BIAS`] of it, so a new point must be better by more than 5 % to take
 //!   a persisted one's place; ties keep the earlier point (candidates come in the clipping's
@@ -29,8 +30,13 @@ pub(crate) trait Candidate<T: Real> {
     fn position(&self) -> Vector<T>;
     /// Signed distance (negative = penetrating); the smallest is kept first.
     fn distance(&self) -> T;
+    /// Where a point with this id was in last frame's manifold (0 = first), if it was there.
+    fn previous_rank(&self) -> Option<usize>;
+
     /// Whether a point with this id was in last frame's manifold.
-    fn persisted(&self) -> bool;
+    fn persisted(&self) -> bool {
+        self.previous_rank().is_some()
+    }
 }
 
 /// Keeps at most four of `points` (in place, in the order chosen), measuring areas about
@@ -78,19 +84,18 @@ pub(crate) fn reduce_to_four<T: Real, C: Candidate<T> + Copy>(
     points.extend(kept);
 }
 
-/// The deepest point, or the deepest persisted point within `depth_tie` of it.
+/// The deepest point, or of the persisted points within `depth_tie` of it the one that came
+/// first last frame.
 fn first_point<T: Real, C: Candidate<T>>(points: &[C], depth_tie: T) -> usize {
     let deepest = index_of_best_by(points, |p| -p.distance());
     let floor = points[deepest].distance() + depth_tie;
     let persisted = points
         .iter()
         .enumerate()
-        .filter(|(_, p)| p.persisted() && p.distance() <= floor)
-        .fold(None, |best: Option<(usize, T)>, (i, p)| match best {
-            Some((_, d)) if !(p.distance() < d) => best,
-            _ => Some((i, p.distance())),
-        });
-    persisted.map_or(deepest, |(i, _)| i)
+        .filter(|(_, p)| p.distance() <= floor)
+        .filter_map(|(i, p)| p.previous_rank().map(|r| (r, i)))
+        .min();
+    persisted.map_or(deepest, |(_, i)| i)
 }
 
 /// The point with the best score, a point new this frame competing with [`NEW_POINT_BIAS`] of
@@ -122,7 +127,7 @@ mod tests {
     use super::*;
 
     #[derive(Clone, Copy, Debug, PartialEq)]
-    struct P(Vector<f64>, f64, bool);
+    struct P(Vector<f64>, f64, Option<usize>);
 
     impl Candidate<f64> for P {
         fn position(&self) -> Vector<f64> {
@@ -131,23 +136,23 @@ mod tests {
         fn distance(&self) -> f64 {
             self.1
         }
-        fn persisted(&self) -> bool {
+        fn previous_rank(&self) -> Option<usize> {
             self.2
         }
     }
 
-    fn octagon(depth: impl Fn(usize) -> f64, persisted: impl Fn(usize) -> bool) -> Vec<P> {
+    fn octagon(depth: impl Fn(usize) -> f64, rank: impl Fn(usize) -> Option<usize>) -> Vec<P> {
         (0..8)
             .map(|k| {
                 let a = std::f64::consts::TAU * k as f64 / 8.0;
-                P(Vector::new(a.cos(), 0.0, a.sin()), depth(k), persisted(k))
+                P(Vector::new(a.cos(), 0.0, a.sin()), depth(k), rank(k))
             })
             .collect()
     }
 
     #[test]
     fn an_octagon_keeps_the_deepest_point_and_a_large_quad() {
-        let mut points = octagon(|k| if k == 3 { -0.2 } else { -0.1 }, |_| false);
+        let mut points = octagon(|k| if k == 3 { -0.2 } else { -0.1 }, |_| None);
         reduce_to_four(&mut points, &Vector::y(), 1e-3);
         assert_eq!(points.len(), 4);
         assert_eq!(points[0].1, -0.2, "deepest first");
@@ -161,24 +166,29 @@ mod tests {
 
     /// The octagon of a box turned 45° on a box: its depths differ by noise, so the deepest
     /// point moves around it from frame to frame. With last frame's even corners persisted,
-    /// the even corners are kept whichever odd corner is deepest by less than the tie; without
-    /// history the deepest point decides.
+    /// the even corners are kept whichever corner is deepest by less than the tie, and last
+    /// frame's first point stays first; without history the deepest point decides.
     #[test]
     fn persisted_points_survive_noise_in_the_depths() {
+        let even = |k: usize| (k % 2 == 0).then(|| (k + 2) % 8 / 2);
         for deepest in 0..8 {
             let depth = |k: usize| if k == deepest { -0.1 - 1e-4 } else { -0.1 };
-            let mut points = octagon(depth, |k| k % 2 == 0);
+            let mut points = octagon(depth, even);
             reduce_to_four(&mut points, &Vector::y(), 1e-3);
             let mut kept: Vec<usize> = points
                 .iter()
                 .map(|p| (p.0.z.atan2(p.0.x) / (std::f64::consts::TAU / 8.0)).round() as i64)
                 .map(|k| k.rem_euclid(8) as usize)
                 .collect();
+            assert_eq!(
+                kept[0], 6,
+                "last frame's first point (corner 6) stays first"
+            );
             kept.sort_unstable();
             assert_eq!(kept, vec![0, 2, 4, 6], "deepest corner {deepest}");
         }
         // A persisted point deeper than the tie allows gives way to the deepest point.
-        let mut points = octagon(|k| if k == 1 { -0.2 } else { -0.1 }, |k| k % 2 == 0);
+        let mut points = octagon(|k| if k == 1 { -0.2 } else { -0.1 }, even);
         reduce_to_four(&mut points, &Vector::y(), 1e-3);
         assert_eq!(points[0].1, -0.2);
     }
@@ -186,7 +196,7 @@ mod tests {
     #[test]
     fn collinear_points_keep_the_extremes() {
         let mut points: Vec<P> = (0..6)
-            .map(|k| P(Vector::new(k as f64, 0.0, 0.0), -0.1, false))
+            .map(|k| P(Vector::new(k as f64, 0.0, 0.0), -0.1, None))
             .collect();
         reduce_to_four(&mut points, &Vector::y(), 1e-3);
         assert!(points.len() <= 4);

@@ -258,6 +258,60 @@ fn input_errors_name_the_culprit_and_leave_the_state_alone() {
     );
 }
 
+/// The whole warm-start record of a resting cube tumbling slowly on the ground (1e-3 rad per
+/// frame about a fixed tilted axis, 100 frames): every point keeps the normal and tangent
+/// impulses the engine wrote for its id, the twist impulse stays while points persist, and the
+/// tangent basis turns with the normal by at most the normal's own turn (no re-derivation that
+/// flips it), perpendicular to the normal.
+#[test]
+fn tangent_basis_and_every_impulse_carry_over() {
+    let (ground, cube) = (cuboid(3.0, 0.5, 3.0), cuboid(0.5, 0.5, 0.5));
+    let (mut state, mut manifold) = (PairState::new(), ContactManifold::default());
+    let mut workspace = PairWorkspace::new();
+    let axis = V::new(0.3, 1.0, -0.2).normalize();
+    let mut last: Option<ContactManifold<f64>> = None;
+    for frame in 0..100u32 {
+        let turn = UnitQuaternion::from_scaled_axis(axis * (1e-3 * f64::from(frame)));
+        let input = PairInput {
+            shape1: &ground,
+            shape2: &cube,
+            pos12: Iso::from_parts(V::new(0.2, 0.998, 0.1).into(), turn),
+            prediction: 0.02,
+        };
+        update_manifold(&input, &mut state, &mut manifold, &mut workspace);
+        assert!(!manifold.points.is_empty(), "frame {frame}");
+        let (n, t) = (manifold.local_normal1, manifold.local_tangent1);
+        assert!(
+            n.dot(&t).abs() < 1e-12,
+            "frame {frame}: tangent not in the plane"
+        );
+        if let Some(last) = &last {
+            let normal_turn = (n.into_inner() - last.local_normal1.into_inner()).norm();
+            let tangent_turn = (t.into_inner() - last.local_tangent1.into_inner()).norm();
+            assert!(
+                tangent_turn <= normal_turn + 1e-12,
+                "frame {frame}: tangent turned {tangent_turn:e}, normal {normal_turn:e}"
+            );
+            assert_eq!(manifold.twist_impulse, 7.0, "frame {frame}");
+            for p in &manifold.points {
+                let q = last.points.iter().find(|q| q.id == p.id);
+                let q = q.unwrap_or_else(|| panic!("frame {frame}: {} is new", p.id));
+                assert!(p.persisted);
+                assert_eq!(p.normal_impulse, q.normal_impulse);
+                assert_eq!(p.tangent_impulse, q.tangent_impulse);
+            }
+        }
+        // The engine's solver writes what it applied.
+        for p in &mut manifold.points {
+            let seed = (p.id.pack() % 1000) as f64 + f64::from(frame);
+            p.normal_impulse = seed;
+            p.tangent_impulse = [-seed, 0.5 * seed];
+        }
+        manifold.twist_impulse = 7.0;
+        last = Some(manifold.clone());
+    }
+}
+
 /// Random pairs of every type of shape in slow motion, run twice: warm (one pipeline for all
 /// frames) and cold (each pair through the per-pair unit with GJK's cache emptied before every
 /// frame, keeping only the manifold's memory — last frame's points and reference side, which

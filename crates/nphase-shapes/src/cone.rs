@@ -4,10 +4,11 @@ use nphase_math::{Point, Real, UnitVector, Vector};
 
 use crate::cylinder::{DISC_POLYGON_VERTICES, disc_polygon, radial_unit};
 use crate::error::check_size;
-use crate::feature::unit_or_y;
+use crate::feature::{FEATURE_HYSTERESIS, lean, unit_or_y};
 use crate::{
     FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap, SupportVertex, VertexId,
 };
+use num_traits::Float;
 
 /// The convex hull of the apex `(0, half_height, 0)` and the base disc of `radius` at
 /// `y = −half_height` (parry3d's `Cone`).
@@ -96,6 +97,28 @@ impl<T: Real> FeatureMap<T> for Cone<T> {
     /// slant line from the apex to the rim (a needle, radius 0, is always its axis). The
     /// caller keeps the parts within its prediction distance.
     fn local_support_feature(&self, dir: &Vector<T>, out: &mut SupportFeature<T>) {
+        self.feature(dir, 0.0, out);
+    }
+
+    /// The switch between base and slant leans toward the part `previous` names.
+    fn local_support_feature_near(
+        &self,
+        dir: &Vector<T>,
+        previous: Option<FeatureId>,
+        out: &mut SupportFeature<T>,
+    ) {
+        self.feature(
+            dir,
+            lean(previous, FeatureId::Face(0), FeatureId::Edge(0)),
+            out,
+        );
+    }
+}
+
+impl<T: Real> Cone<T> {
+    /// The supporting feature, the base chosen while its normal's angle to `dir` is at most
+    /// the slant normal's plus `lean × FEATURE_HYSTERESIS`.
+    fn feature(&self, dir: &Vector<T>, lean: f64, out: &mut SupportFeature<T>) {
         let dir = unit_or_y(dir);
         let n = DISC_POLYGON_VERTICES;
         // In the azimuth u of dir (+x when dir is along y), the slant's outward normal is
@@ -105,7 +128,11 @@ impl<T: Real> FeatureMap<T> for Cone<T> {
         let two_h = self.half_height + self.half_height;
         let slant_normal = nphase_math::normalize_robust(&(u * two_h + Vector::y() * self.radius));
         let base = match slant_normal {
-            Some(s) => -dir.y >= s.dot(&dir),
+            Some(s) if lean == 0.0 => -dir.y >= s.dot(&dir),
+            Some(s) => {
+                let angle = |c: T| Float::acos(Float::min(Float::max(c, -T::one()), T::one()));
+                angle(-dir.y) <= angle(s.dot(&dir)) + T::lit(lean * FEATURE_HYSTERESIS)
+            }
             None => true,
         };
         if base && self.radius > T::zero() {

@@ -352,8 +352,11 @@ impl<T: Real> SupportMap<T> for ConvexPolyhedron<T> {
 
 impl<T: Real> FeatureMap<T> for ConvexPolyhedron<T> {
     /// * 3-D: of the faces through the support vertex, the one whose normal has the largest dot
-    ///   product with `dir` (ties: lowest face index): `FeatureId::Face(i)`, its normal and its
-    ///   whole polygon, `vertex_ids` being vertex indices.
+    ///   product with `dir` (ties: lowest face index) — among those that contain the supporting
+    ///   edge when an edge from the support vertex is perpendicular to `dir` (within
+    ///   `T::TOLERANCES.feature_tie`; the face then holds the whole support set, an edge–edge
+    ///   contact's witness included): `FeatureId::Face(i)`, its normal and its whole polygon,
+    ///   `vertex_ids` being vertex indices.
     /// * 2-D: the front face (face 0) when `dir · n₀ ≥ 0`, else the back face (face 1).
     /// * 1-D: `FeatureId::Edge(0)` with both vertices when their support values differ by at
     ///   most `T::TOLERANCES.feature_tie × length` along the normalised `dir`, else
@@ -367,11 +370,32 @@ impl<T: Real> FeatureMap<T> for ConvexPolyhedron<T> {
                 let v = self.local_support_vertex(dir, VertexId::NONE).id.0 as usize;
                 let faces = self.vertex_faces.row(v);
                 let dot = |f: u32| self.face_normals[f as usize].dot(dir);
+                // A neighbour as high along dir as v (up to the tie): the support set is the
+                // edge to it, and the face must hold that edge.
+                let x = self.vertices[v];
+                let unit = normalize_robust(dir).map(|u| u.into_inner());
+                let tie = T::TOLERANCES.feature_tie;
+                let tied = unit.and_then(|u| {
+                    self.neighbors.row(v).iter().copied().find(|&w| {
+                        let e = self.vertices[w as usize] - x;
+                        e.dot(&u) >= -tie * e.norm()
+                    })
+                });
+                let holds_edge = |f: u32| {
+                    tied.is_none_or(|w| {
+                        let row = self.faces.row(f as usize);
+                        let n = row.len();
+                        row.iter()
+                            .position(|&u| u as usize == v)
+                            .is_some_and(|k| row[(k + 1) % n] == w || row[(k + n - 1) % n] == w)
+                    })
+                };
+                let better = |f: u32, b: u32| (holds_edge(f), dot(f)) > (holds_edge(b), dot(b));
                 Some(
                     faces
                         .iter()
                         .copied()
-                        .fold(faces[0], |b, f| if dot(f) > dot(b) { f } else { b }),
+                        .fold(faces[0], |b, f| if better(f, b) { f } else { b }),
                 )
             }
             2 => Some(u32::from(self.face_normals[0].dot(dir) < T::zero())),
@@ -690,8 +714,36 @@ mod tests {
         let support = hull.local_support_vertex(d, VertexId::NONE).id.0 as usize;
         let candidates = hull.vertex_faces(support);
         assert!(candidates.contains(&f), "the face holds the support vertex");
-        for &g in candidates {
-            assert!(hull.face(g as usize).normal.dot(d) <= face.normal.dot(d));
+        // Where an edge from the support vertex is perpendicular to d (a tie), the face holds
+        // it; among the faces that do (all of them, without a tie), the normal is the best.
+        let holds = |g: u32, w: u32| {
+            let row = hull.face(g as usize).vertex_ids;
+            let n = row.len();
+            row.iter()
+                .position(|&u| u as usize == support)
+                .is_some_and(|k| row[(k + 1) % n] == w || row[(k + n - 1) % n] == w)
+        };
+        // (Ties are judged with a factor 2 of slack either way: the hull rounds its own.)
+        let u = d.normalize();
+        let tied_within = |factor: f64| {
+            hull.vertex_neighbors(support)
+                .iter()
+                .copied()
+                .filter(move |&w| {
+                    let e = hull.vertices()[w as usize] - hull.vertices()[support];
+                    e.dot(&u) >= -T::TOLERANCES.feature_tie * T::lit(factor) * e.norm()
+                })
+        };
+        let clearly_tied = tied_within(0.5).any(|w| candidates.iter().any(|&g| holds(g, w)));
+        if clearly_tied {
+            assert!(
+                tied_within(2.0).any(|w| holds(f, w)),
+                "the face holds the supporting edge"
+            );
+        } else if tied_within(2.0).next().is_none() {
+            for &g in candidates {
+                assert!(hull.face(g as usize).normal.dot(d) <= face.normal.dot(d));
+            }
         }
         let n = face.normal.into_inner();
         let m = feature.vertices.len();

@@ -4,7 +4,7 @@ use nphase_math::{Point, Real, UnitVector, Vector};
 use num_traits::Float;
 
 use crate::error::check_size;
-use crate::feature::unit_or_y;
+use crate::feature::{FEATURE_HYSTERESIS, lean, unit_or_y};
 use crate::{FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap};
 
 /// Number of vertices of the regular polygon that stands for a cylinder cap or a cone base in a
@@ -97,12 +97,34 @@ impl<T: Real> FeatureMap<T> for Cylinder<T> {
     /// `dir`; a flat cylinder (half-height 0) always gives its cap, a line (radius 0) its
     /// segment. The caller keeps the parts within its prediction distance.
     fn local_support_feature(&self, dir: &Vector<T>, out: &mut SupportFeature<T>) {
+        self.feature(dir, 0.0, out);
+    }
+
+    /// The switch at 45° leans toward the cap when `previous` was this cap, toward the side
+    /// when it was the side line.
+    fn local_support_feature_near(
+        &self,
+        dir: &Vector<T>,
+        previous: Option<FeatureId>,
+        out: &mut SupportFeature<T>,
+    ) {
+        let cap = FeatureId::Face(u32::from(Float::is_sign_negative(dir.y)));
+        let side = FeatureId::Edge(2 * DISC_POLYGON_VERTICES);
+        self.feature(dir, lean(previous, cap, side), out);
+    }
+}
+
+impl<T: Real> Cylinder<T> {
+    /// The supporting feature with the cap/side switch at `45° + lean × FEATURE_HYSTERESIS`
+    /// from the axis.
+    fn feature(&self, dir: &Vector<T>, lean: f64, out: &mut SupportFeature<T>) {
         let dir = unit_or_y(dir);
         let top = !Float::is_sign_negative(dir.y);
         let radial = radial_unit(&dir);
+        let slope = T::lit((core::f64::consts::FRAC_PI_4 + lean * FEATURE_HYSTERESIS).tan());
         let cap = match radial {
             None => true,
-            Some(_) => Float::abs(dir.y) >= Float::hypot(dir.x, dir.z),
+            Some(_) => Float::abs(dir.y) * slope >= Float::hypot(dir.x, dir.z),
         };
         let n = DISC_POLYGON_VERTICES;
         if (cap && self.radius > T::zero()) || self.half_height == T::zero() {

@@ -171,6 +171,37 @@ pub trait FeatureMap<T: Real>: SupportMap<T> {
     /// support point alone — the caller keeps the parts that are within its prediction distance.
     /// `dir` need not be normalised; a zero `dir` gives some valid feature.
     fn local_support_feature(&self, dir: &Vector<T>, out: &mut SupportFeature<T>);
+
+    /// [`local_support_feature`](FeatureMap::local_support_feature) with hysteresis: where a
+    /// curved shape switches between two parts of its surface (a cylinder's cap and side line,
+    /// a cone's base and slant line, a capsule's side and end), the part `previous` names (the
+    /// feature this shape reported for the same contact last frame) is kept up to
+    /// [`FEATURE_HYSTERESIS`] past the switch, so a contact that rocks about the switch keeps
+    /// its feature. Polytopes and balls have no such switch and ignore `previous`.
+    fn local_support_feature_near(
+        &self,
+        dir: &Vector<T>,
+        previous: Option<FeatureId>,
+        out: &mut SupportFeature<T>,
+    ) {
+        let _ = previous;
+        self.local_support_feature(dir, out);
+    }
+}
+
+/// How far (radians, 10°) past the switch between two parts of a curved surface the part
+/// reported last frame is kept ([`FeatureMap::local_support_feature_near`]): well above the
+/// rocking of a resting contact, well below the 45° between the switch and either part.
+pub const FEATURE_HYSTERESIS: f64 = 0.1745;
+
+/// Which way the hysteresis of a switch between two parts leans: toward the first part, the
+/// second one, or neither (no history): the switch angle moves by `lean × FEATURE_HYSTERESIS`.
+pub(crate) fn lean(previous: Option<FeatureId>, first: FeatureId, second: FeatureId) -> f64 {
+    match previous {
+        Some(p) if p == first => 1.0,
+        Some(p) if p == second => -1.0,
+        _ => 0.0,
+    }
 }
 
 /// Two features are treated as parallel when their directions are within this angle (radians,
