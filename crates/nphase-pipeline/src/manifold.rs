@@ -558,14 +558,9 @@ fn nearby_features<T: Real>(
                 }
             }
             FeatureId::Face(_) => {
-                for k in 0..n {
-                    let d = (vs[k] - p).norm();
-                    insert_sorted(
-                        &mut out,
-                        0,
-                        (FeatureId::Vertex(feature.vertex_ids[k]), d),
-                        reach,
-                    );
+                for (v, &id) in vs.iter().zip(&feature.vertex_ids) {
+                    let d = (v - p).norm();
+                    insert_sorted(&mut out, 0, (FeatureId::Vertex(id), d), reach);
                 }
                 let start = out.len();
                 for k in 0..n {

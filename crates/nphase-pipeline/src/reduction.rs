@@ -170,7 +170,7 @@ mod tests {
     /// frame's first point stays first; without history the deepest point decides.
     #[test]
     fn persisted_points_survive_noise_in_the_depths() {
-        let even = |k: usize| (k % 2 == 0).then(|| (k + 2) % 8 / 2);
+        let even = |k: usize| k.is_multiple_of(2).then(|| (k + 2) % 8 / 2);
         for deepest in 0..8 {
             let depth = |k: usize| if k == deepest { -0.1 - 1e-4 } else { -0.1 };
             let mut points = octagon(depth, even);
