@@ -145,8 +145,8 @@ pub struct PointRecord {
     pub point_b: [f64; 3],
     /// Signed distance along the normal (negative = penetrating).
     pub dist: f64,
-    /// Feature-pair id, stable while the same features touch.
-    pub id: u32,
+    /// The contact id: A's feature code in the high 32 bits, B's in the low 32 bits (`ContactId::pack`).
+    pub id: u64,
 }
 
 fn vector<T: Real>(v: &Vector<T>) -> [f64; 3] {
@@ -213,7 +213,7 @@ impl ManifoldRecord {
                     point_a: point(&(a.pose * p.local_point1)),
                     point_b: point(&(b.pose * p.local_point2)),
                     dist: p.dist.as_f64(),
-                    id: p.id,
+                    id: p.id.pack(),
                 })
                 .collect(),
         })

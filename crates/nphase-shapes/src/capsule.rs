@@ -64,8 +64,9 @@ impl<T: Real> SupportMap<T> for Capsule<T> {
 }
 
 impl<T: Real> FeatureMap<T> for Capsule<T> {
-    /// The side line (`Edge(0)`) when `dir` is within [`FLAT_FEATURE_ANGLE`](crate::FLAT_FEATURE_ANGLE)
-    /// of perpendicular to the axis, else the support point (`Vertex(0)` bottom, `Vertex(1)` top).
+    /// The side line (`Edge(0)`) when `dir` is within 45° of perpendicular to the axis, else the
+    /// support point (`Vertex(0)` bottom, `Vertex(1)` top): the core segment's feature pushed
+    /// out by the radius.
     fn local_support_feature(&self, dir: &Vector<T>, out: &mut SupportFeature<T>) {
         let dir = unit_or_y(dir);
         let segment = self.segment();

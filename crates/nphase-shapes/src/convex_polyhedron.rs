@@ -6,9 +6,11 @@
 //! ([`HILL_CLIMBING_MIN_VERTICES`]); the supporting feature is a face polygon (3-D and 2-D), an
 //! edge or a vertex.
 //!
-//! Conventions: the local frame is the frame of the input points; vertex and face numbers are
-//! stable for a given polyhedron and are the ids reported in [`SupportVertex`] and
-//! [`SupportFeature`]; face loops are counter-clockwise seen from outside.
+//! Conventions: the local frame is the frame of the input points; vertex, edge and face numbers
+//! are stable for a given polyhedron and are the ids reported in [`SupportVertex`] and
+//! [`SupportFeature`]; face loops are counter-clockwise seen from outside. The edge joining
+//! vertices `v < w` is numbered by the position of `w` in the concatenated neighbour lists
+//! ([`ConvexPolyhedron::edge_id`], [`ConvexPolyhedron::edge_vertices`]).
 
 use arrayvec::ArrayVec;
 use nphase_math::{Point, Real, UnitVector, Vector, normalize_robust};
@@ -56,6 +58,8 @@ pub struct ConvexPolyhedron<T: Real> {
     dimension: usize,
     triangles: Vec<[u32; 3]>,
     faces: Csr,
+    /// Parallel to `faces`: the edge id from each loop vertex to the next.
+    face_edges: Csr,
     face_normals: Vec<UnitVector<T>>,
     neighbors: Csr,
     vertex_faces: Csr,
@@ -135,11 +139,22 @@ impl<T: Real> ConvexPolyhedron<T> {
             .iter()
             .map(|v| v.coords.amax())
             .fold(T::zero(), Float::max);
+        // Consecutive loop vertices are hull edges; should merging have left a loop step that
+        // is not one, it gets an id past the edge graph's, unique to its place in the loops.
+        let edge_count = hull.neighbors.items().len() as u32;
+        let face_edges = hull.faces.map_rows(|f, k| {
+            let row = hull.faces.row(f);
+            let (a, b) = (row[k], row[(k + 1) % row.len()]);
+            hull.neighbors
+                .position(a.min(b) as usize, a.max(b))
+                .unwrap_or_else(|| edge_count.saturating_add(hull.faces.start(f) + k as u32))
+        });
         Ok(ConvexPolyhedron {
             vertices,
             dimension: hull.dimension,
             triangles: hull.triangles,
             faces: hull.faces,
+            face_edges,
             face_normals,
             neighbors: hull.neighbors,
             vertex_faces: hull.vertex_faces,
@@ -186,6 +201,23 @@ impl<T: Real> ConvexPolyhedron<T> {
     /// loop). Panics when `v >= vertices().len()`.
     pub fn vertex_faces(&self, v: usize) -> &[u32] {
         self.vertex_faces.row(v)
+    }
+
+    /// The id of the hull edge joining vertices `a` and `b`, if they share one.
+    pub fn edge_id(&self, a: u32, b: u32) -> Option<u32> {
+        let (lo, hi) = (a.min(b), a.max(b));
+        if lo as usize >= self.vertices.len() {
+            return None;
+        }
+        self.neighbors.position(lo as usize, hi)
+    }
+
+    /// The vertices `(v, w)`, `v < w`, of hull edge `id` (see [`ConvexPolyhedron::edge_id`]);
+    /// `None` for an id that names no edge of the graph.
+    pub fn edge_vertices(&self, id: u32) -> Option<(u32, u32)> {
+        let w = *self.neighbors.items().get(id as usize)?;
+        let v = self.neighbors.row_of(id) as u32;
+        (v < w).then_some((v, w))
     }
 
     /// A triangulation of the surface, counter-clockwise seen from outside: for a solid the
@@ -347,8 +379,9 @@ impl<T: Real> FeatureMap<T> for ConvexPolyhedron<T> {
         };
         if let Some(f) = face {
             out.reset(FeatureId::Face(f), self.face_normals[f as usize]);
-            for &v in self.faces.row(f as usize) {
-                out.push(self.vertices[v as usize], v);
+            let loop_ = self.faces.row(f as usize);
+            for (&v, &e) in loop_.iter().zip(self.face_edges.row(f as usize)) {
+                out.push_with_edge(self.vertices[v as usize], v, e);
             }
             return;
         }
@@ -361,8 +394,9 @@ impl<T: Real> FeatureMap<T> for ConvexPolyhedron<T> {
         let [a, b] = [self.vertices[0], self.vertices[1]];
         let gap = (b - a).dot(&normal);
         if Float::abs(gap) <= T::TOLERANCES.feature_tie * (b - a).norm() {
+            // The only edge: vertex 1's position in vertex 0's neighbour list, 0.
             out.reset(FeatureId::Edge(0), normal);
-            out.push(a, 0);
+            out.push_with_edge(a, 0, 0);
             out.push(b, 1);
         } else {
             let v = u32::from(gap > T::zero());
