@@ -145,8 +145,13 @@ pub struct PointRecord {
     pub point_b: [f64; 3],
     /// Signed distance along the normal (negative = penetrating).
     pub dist: f64,
-    /// The contact id: A's feature code in the high 32 bits, B's in the low 32 bits (`ContactId::pack`).
+    /// The contact id: A's feature code in the high 32 bits, B's in the low 32 bits
+    /// (`ContactId::pack`).
     pub id: u64,
+    /// The feature of A that made the point, as text (`"face 2"`, `"edge 5"`, `"vertex 0"`).
+    pub feature_a: String,
+    /// The feature of B that made the point.
+    pub feature_b: String,
 }
 
 fn vector<T: Real>(v: &Vector<T>) -> [f64; 3] {
@@ -214,6 +219,8 @@ impl ManifoldRecord {
                     point_b: point(&(b.pose * p.local_point2)),
                     dist: p.dist.as_f64(),
                     id: p.id.pack(),
+                    feature_a: p.id.a.to_string(),
+                    feature_b: p.id.b.to_string(),
                 })
                 .collect(),
         })

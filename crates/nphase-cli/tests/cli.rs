@@ -174,7 +174,19 @@ fn contacts_on_the_example_scene() {
                 witness_gap(vec3(&p["point_a"]), vec3(&p["point_b"]), dist, n) < 1e-9,
                 "{p}"
             );
-            assert!(p["id"].as_u64().is_some(), "{p}");
+            // The packed id and the spelled-out features say the same.
+            let id = p["id"].as_u64().expect("an integer id");
+            let spelled = |code: u64| nphase::shapes::FeatureId::from_code(code as u32).to_string();
+            assert_eq!(
+                p["feature_a"].as_str(),
+                Some(spelled(id >> 32).as_str()),
+                "{p}"
+            );
+            assert_eq!(
+                p["feature_b"].as_str(),
+                Some(spelled(id & 0xffff_ffff).as_str()),
+                "{p}"
+            );
         }
     }
 }
