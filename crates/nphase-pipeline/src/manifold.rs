@@ -118,6 +118,15 @@ pub struct ContactManifold<T: Real> {
     pub points: ArrayVec<ContactPoint<T>, MAX_MANIFOLD_POINTS>,
 }
 
+// Hot-path record sizes, pinned: a point is two local points, a distance, an 8-byte id and
+// three impulses; a manifold four points, the normal, the tangent and the twist impulse.
+const _: () = assert!(size_of::<ContactPoint<f32>>() <= 56);
+const _: () = assert!(size_of::<ContactPoint<f64>>() <= 96);
+const _: () = assert!(size_of::<ContactManifold<f32>>() <= 264);
+const _: () = assert!(size_of::<ContactManifold<f64>>() <= 448);
+const _: () = assert!(size_of::<ContactId>() == 8);
+const _: () = assert!(size_of::<ManifoldHistory>() <= 20);
+
 impl<T: Real> Default for ContactManifold<T> {
     fn default() -> Self {
         ContactManifold {
@@ -496,13 +505,13 @@ fn snapped_id<T: Real>(
     tau: T,
     previous: &[ContactPoint<T>],
 ) -> ContactId {
-    let near_a = nearby_features(c.id.a, &c.point1, feature1, tau + tau);
-    let near_b = nearby_features(c.id.b, &c.point2, feature2, tau + tau);
+    let near_a = nearby_features(c.id.a(), &c.point1, feature1, tau + tau);
+    let near_b = nearby_features(c.id.b(), &c.point2, feature2, tau + tau);
     // Of last frame's points whose features are both within reach, the nearest one's id.
     let names = |near: &[(FeatureId, T)], f: FeatureId| near.iter().any(|(g, _)| *g == f);
     let kept = previous
         .iter()
-        .filter(|p| names(&near_a, p.id.a) && names(&near_b, p.id.b))
+        .filter(|p| names(&near_a, p.id.a()) && names(&near_b, p.id.b()))
         .map(|p| (p.id, (p.local_point1 - c.point1).norm_squared()))
         .fold(None, |best: Option<(ContactId, T)>, (id, d)| match best {
             Some((_, b)) if !(d < b) => best,
@@ -518,7 +527,10 @@ fn snapped_id<T: Real>(
             .find(|(_, d)| *d <= tau)
             .map_or(raw, |(f, _)| *f)
     };
-    ContactId::new(first_within(&near_a, c.id.a), first_within(&near_b, c.id.b))
+    ContactId::new(
+        first_within(&near_a, c.id.a()),
+        first_within(&near_b, c.id.b()),
+    )
 }
 
 /// The features of `feature` that could name a point at `p` labelled `raw`, each with its

@@ -134,6 +134,11 @@ pub struct LastComputation<T: Real> {
     pub quality: ContactQuality,
 }
 
+// The per-pair record an engine copies every frame, pinned: GJK's cache (32 bytes), the
+// manifold's history (20) and the last full computation (a pose, two bounds, a quality).
+const _: () = assert!(size_of::<PairState<f32>>() <= 92);
+const _: () = assert!(size_of::<PairState<f64>>() <= 136);
+
 impl<T: Real> PairState<T> {
     /// The state of a new pair: the first query starts cold.
     pub const fn new() -> Self {
