@@ -16,6 +16,11 @@ use crate::{MinkowskiDifference, Simplex};
 /// vertex index beyond `u16` (hulls of more than 65 535 vertices) is not cached. Start a new
 /// pair with [`SimplexCache::EMPTY`].
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(bound = "")
+)]
 pub struct SimplexCache<T: Real> {
     count: u8,
     ids_a: [u16; 4],

@@ -14,6 +14,7 @@ use nphase_shapes::FeatureId;
 /// ([`ContactId::pack`]: A's [`FeatureId::code`] in the high half, B's in the low half), and
 /// read with [`ContactId::a`] and [`ContactId::b`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ContactId(u64);
 
 impl ContactId {

@@ -76,6 +76,14 @@ pub const DEPTH_HYSTERESIS: f64 = 1e-3;
 
 /// One contact point of a manifold.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(bound(
+        serialize = "T: serde::Serialize",
+        deserialize = "T: serde::de::DeserializeOwned"
+    ))
+)]
 pub struct ContactPoint<T: Real> {
     /// The point on A's surface, A's local frame.
     pub local_point1: Point<T>,
@@ -103,6 +111,14 @@ pub struct ContactPoint<T: Real> {
 /// carries one twist (rolling-about-the-normal) impulse, as rapier's solver has. An engine
 /// with more per-point data keeps it beside the manifold, indexed by [`ContactPoint::id`].
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(bound(
+        serialize = "T: serde::Serialize",
+        deserialize = "T: serde::de::DeserializeOwned"
+    ))
+)]
 pub struct ContactManifold<T: Real> {
     /// Unit normal from A toward B, in A's local frame ([`ContactManifold::world_normal`] maps
     /// it to the world).
@@ -156,6 +172,7 @@ impl<T: Real> ContactManifold<T> {
 
 /// Which shape's feature was the reference of the clipping.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ReferenceSide {
     /// Shape A's face (or edge).
     A,
@@ -166,6 +183,7 @@ pub enum ReferenceSide {
 /// What a manifold decided that the next frame's manifold leans toward (its hysteresis): the
 /// supporting features of A and B, and the reference side of the clipping.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ManifoldHistory {
     /// The supporting features of A and B (see
     /// [`FeatureMap::local_support_feature_near`](nphase_shapes::FeatureMap::local_support_feature_near)).

@@ -110,6 +110,14 @@ use crate::{ContactQuality, PairOutcome, Reuse, query_pair};
 /// What one pair remembers from one frame to the next (see the module doc): a small `Copy`
 /// value an engine stores inline in its pair record.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(bound(
+        serialize = "T: serde::Serialize",
+        deserialize = "T: serde::de::DeserializeOwned"
+    ))
+)]
 pub struct PairState<T: Real> {
     /// GJK's warm-start cache.
     pub cache: SimplexCache<T>,
@@ -123,6 +131,14 @@ pub struct PairState<T: Real> {
 /// What the certified reuse of [`update_manifold`] needs of the pair's last full computation
 /// (see the module doc).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(bound(
+        serialize = "T: serde::Serialize",
+        deserialize = "T: serde::de::DeserializeOwned"
+    ))
+)]
 pub struct LastComputation<T: Real> {
     /// `pos12` then.
     pub pos12: Isometry<T>,

@@ -58,6 +58,7 @@ impl<T: Real> LocalContact<T> {
 
 /// How a contact was obtained.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ContactQuality {
     /// Exact to the tolerance of docs/accuracy.md (GJK or EPA converged, or a closed form).
     #[default]
