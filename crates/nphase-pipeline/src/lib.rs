@@ -25,7 +25,7 @@ pub mod collide;
 mod contact_id;
 mod manifold;
 mod narrow_phase;
-mod pair;
+pub mod pair;
 pub mod query;
 mod reduction;
 
