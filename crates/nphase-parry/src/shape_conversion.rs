@@ -128,12 +128,87 @@ pub(crate) fn convert_with(
         TypedShape::RoundCylinder(r) => rounded(cylinder(&r.inner_shape), r.border_radius),
         TypedShape::RoundCone(r) => rounded(cone(&r.inner_shape), r.border_radius),
         TypedShape::RoundTriangle(r) => rounded(triangle(&r.inner_shape), r.border_radius),
-        TypedShape::RoundConvexPolyhedron(r) => rounded(
-            hull(&r.inner_shape).map(Shape::Convex),
-            r.border_radius,
-        ),
+        TypedShape::RoundConvexPolyhedron(r) => {
+            rounded(hull(&r.inner_shape).map(Shape::Convex), r.border_radius)
+        }
         _ => Err(ConversionError::NotConvex { shape_type }),
     }
+}
+
+/// What a conversion was made from: the parry shape's type and the bits of its parameters, or
+/// for a hull the address and length of its vertex buffer. A pair keeps its converted shapes
+/// while the key of the parry shape it is handed stays the same (a parry shape edited in place
+/// changes its key; a hull cannot be edited in place). `None` for shapes nphase does not take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SourceKey {
+    shape_type: ShapeType,
+    params: [u32; 10],
+}
+
+/// The [`SourceKey`] of `shape`; `None` when it is not one of the convex shapes of the module
+/// doc.
+pub(crate) fn source_key(shape: &dyn ps::Shape) -> Option<SourceKey> {
+    let params = match shape.as_typed_shape() {
+        TypedShape::Ball(b) => bits(&[b.radius]),
+        TypedShape::Cuboid(c) => bits(&c.half_extents.to_array()),
+        TypedShape::Capsule(c) => {
+            let (a, b) = (c.segment.a, c.segment.b);
+            bits(&[a.x, a.y, a.z, b.x, b.y, b.z, c.radius])
+        }
+        TypedShape::Cylinder(c) => bits(&[c.half_height, c.radius]),
+        TypedShape::Cone(c) => bits(&[c.half_height, c.radius]),
+        TypedShape::Segment(s) => bits(&[s.a.x, s.a.y, s.a.z, s.b.x, s.b.y, s.b.z]),
+        TypedShape::Triangle(t) => bits(&triangle_params(t, 0.0)),
+        TypedShape::ConvexPolyhedron(h) => hull_params(h, 0.0),
+        TypedShape::RoundCuboid(r) => {
+            let h = r.inner_shape.half_extents;
+            bits(&[h.x, h.y, h.z, r.border_radius])
+        }
+        TypedShape::RoundCylinder(r) => bits(&[
+            r.inner_shape.half_height,
+            r.inner_shape.radius,
+            r.border_radius,
+        ]),
+        TypedShape::RoundCone(r) => bits(&[
+            r.inner_shape.half_height,
+            r.inner_shape.radius,
+            r.border_radius,
+        ]),
+        TypedShape::RoundTriangle(r) => bits(&triangle_params(&r.inner_shape, r.border_radius)),
+        TypedShape::RoundConvexPolyhedron(r) => hull_params(&r.inner_shape, r.border_radius),
+        _ => return None,
+    };
+    Some(SourceKey {
+        shape_type: shape.shape_type(),
+        params,
+    })
+}
+
+/// The bit patterns of up to ten parameters.
+fn bits(values: &[f32]) -> [u32; 10] {
+    let mut params = [0u32; 10];
+    for (slot, v) in params.iter_mut().zip(values) {
+        *slot = v.to_bits();
+    }
+    params
+}
+
+fn triangle_params(t: &ps::Triangle, radius: f32) -> [f32; 10] {
+    let [a, b, c] = [t.a, t.b, t.c];
+    [a.x, a.y, a.z, b.x, b.y, b.z, c.x, c.y, c.z, radius]
+}
+
+/// A hull's vertex buffer (address, length) and border radius.
+fn hull_params(hull: &ps::ConvexPolyhedron, radius: f32) -> [u32; 10] {
+    let address = hull.points().as_ptr() as u64;
+    let mut params = [0u32; 10];
+    params[..4].copy_from_slice(&[
+        address as u32,
+        (address >> 32) as u32,
+        hull.points().len() as u32,
+        radius.to_bits(),
+    ]);
+    params
 }
 
 /// A parry hull's vertices as nalgebra points.
@@ -209,14 +284,20 @@ mod tests {
         };
         round.border_radius = f32::INFINITY;
         let e = to_nphase(&round).expect_err("infinite border radius");
-        assert!(e.to_string().starts_with("parry RoundCuboid: round:"), "{e}");
+        assert!(
+            e.to_string().starts_with("parry RoundCuboid: round:"),
+            "{e}"
+        );
     }
 
     /// The capsule along y keeps nphase's capsule; an off-centre one is a rounded segment.
     #[test]
     fn capsules_keep_their_segment() {
         let y = ps::Capsule::new_y(0.5, 0.1);
-        assert_eq!(to_nphase(&y).expect("valid").kind(), nphase_shapes::ShapeKind::Capsule);
+        assert_eq!(
+            to_nphase(&y).expect("valid").kind(),
+            nphase_shapes::ShapeKind::Capsule
+        );
         let shifted = ps::Capsule::new(
             parry3d_031::math::Vector::new(0.0, 0.0, 0.0),
             parry3d_031::math::Vector::new(0.0, 1.0, 0.0),

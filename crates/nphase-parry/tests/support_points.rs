@@ -32,7 +32,9 @@ fn size(rng: &mut Pcg64) -> f32 {
 
 /// A random shape of each convex type parry 0.31 has, named for the failure message.
 fn random_shapes(rng: &mut Pcg64) -> Vec<(&'static str, Box<dyn ps::Shape>)> {
-    let cloud: Vec<Vector> = (0..rng.random_range(4..40)).map(|_| vector(rng, 1.5)).collect();
+    let cloud: Vec<Vector> = (0..rng.random_range(4..40))
+        .map(|_| vector(rng, 1.5))
+        .collect();
     let hull = ps::ConvexPolyhedron::from_convex_hull(&cloud).expect("a random cloud is 3-d");
     let half = Vector::new(size(rng), size(rng), size(rng));
     let triangle = ps::Triangle::new(vector(rng, 1.0), vector(rng, 1.0), vector(rng, 1.0));
@@ -40,14 +42,27 @@ fn random_shapes(rng: &mut Pcg64) -> Vec<(&'static str, Box<dyn ps::Shape>)> {
     vec![
         ("ball", Box::new(ps::Ball::new(size(rng)))),
         ("cuboid", Box::new(ps::Cuboid::new(half))),
-        ("capsule_y", Box::new(ps::Capsule::new_y(size(rng), size(rng)))),
+        (
+            "capsule_y",
+            Box::new(ps::Capsule::new_y(size(rng), size(rng))),
+        ),
         (
             "capsule",
-            Box::new(ps::Capsule::new(vector(rng, 1.0), vector(rng, 1.0), size(rng))),
+            Box::new(ps::Capsule::new(
+                vector(rng, 1.0),
+                vector(rng, 1.0),
+                size(rng),
+            )),
         ),
-        ("cylinder", Box::new(ps::Cylinder::new(size(rng), size(rng)))),
+        (
+            "cylinder",
+            Box::new(ps::Cylinder::new(size(rng), size(rng))),
+        ),
         ("cone", Box::new(ps::Cone::new(size(rng), size(rng)))),
-        ("segment", Box::new(ps::Segment::new(vector(rng, 1.0), vector(rng, 1.0)))),
+        (
+            "segment",
+            Box::new(ps::Segment::new(vector(rng, 1.0), vector(rng, 1.0))),
+        ),
         ("triangle", Box::new(triangle)),
         ("convex_polyhedron", Box::new(hull.clone())),
         (
@@ -94,7 +109,9 @@ fn every_convex_shape_keeps_its_support_points() {
     let (mut compared, mut near_ties, mut worst) = (0usize, 0usize, 0.0f32);
     for _ in 0..TRIALS {
         for (name, shape) in random_shapes(&mut rng) {
-            let parry = shape.as_support_map().expect("convex parry shapes are support maps");
+            let parry = shape
+                .as_support_map()
+                .expect("convex parry shapes are support maps");
             let nphase = to_nphase(shape.as_ref()).unwrap_or_else(|e| panic!("{name}: {e}"));
             let aabb = shape.compute_local_aabb();
             let scale = aabb.mins.abs().max(aabb.maxs.abs()).max_element();
@@ -102,7 +119,8 @@ fn every_convex_shape_keeps_its_support_points() {
             for _ in 0..DIRECTIONS {
                 let dir = vector(&mut rng, 1.0);
                 let expected = parry.local_support_point(dir);
-                let got = nphase.local_support_point(&nphase_parry::glam_nalgebra::vector_to_na(dir));
+                let got =
+                    nphase.local_support_point(&nphase_parry::glam_nalgebra::vector_to_na(dir));
                 let got = nphase_parry::glam_nalgebra::point_from_na(&got);
                 let error = (got - expected).length();
                 // The support value is what GJK and EPA see; it must agree whatever the point.
@@ -140,7 +158,8 @@ fn nphase_shapes_answer_parrys_support_map() {
             for _ in 0..DIRECTIONS {
                 let dir = vector(&mut rng, 1.0);
                 let through_parry = wrapped.local_support_point(dir);
-                let direct = nphase.local_support_point(&nphase_parry::glam_nalgebra::vector_to_na(dir));
+                let direct =
+                    nphase.local_support_point(&nphase_parry::glam_nalgebra::vector_to_na(dir));
                 assert_eq!(
                     through_parry,
                     nphase_parry::glam_nalgebra::point_from_na(&direct),
@@ -148,7 +167,10 @@ fn nphase_shapes_answer_parrys_support_map() {
                 );
             }
             // A zero direction gives a finite point, where parry's ball gives NaN.
-            assert!(wrapped.local_support_point(Vector::ZERO).is_finite(), "{name}");
+            assert!(
+                wrapped.local_support_point(Vector::ZERO).is_finite(),
+                "{name}"
+            );
         }
     }
 }

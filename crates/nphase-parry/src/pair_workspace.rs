@@ -1,0 +1,96 @@
+//! What an nphase pair keeps across frames inside parry's per-pair workspace.
+//!
+//! parry hands a contact-manifold query a `&mut Option<ContactManifoldsWorkspace>` that lives
+//! as long as the pair (rapier keeps one per contact pair, and drops it when a collider's shape
+//! changes). parry's convex pairs leave it empty; nphase stores [`NphasePair`] there: the two
+//! converted shapes (each with the [`SourceKey`] it was made from, so hulls are converted once,
+//! and a round shape's `Arc` is not rebuilt every frame) and GJK's warm-start cache.
+//!
+//! This is one small heap allocation per pair, made when the pair first reaches the
+//! narrowphase; parry's workspace type (`Box<dyn WorkspaceData>`) leaves no other choice.
+
+use nphase_gjk::SimplexCache;
+use nphase_shapes::Shape;
+use parry3d_031::query::{ContactManifoldsWorkspace, TypedWorkspaceData, WorkspaceData};
+use parry3d_031::shape as ps;
+
+use crate::hull_cache::HullCache;
+use crate::shape_conversion::{ConversionError, SourceKey, convert_with, source_key};
+
+/// An nphase pair's state in parry's workspace (see the module doc).
+#[derive(Clone, Debug)]
+pub(crate) struct NphasePair {
+    shapes: [Option<Resolved>; 2],
+    /// GJK's warm start, valid for the shapes in `shapes`.
+    pub(crate) cache: SimplexCache<f32>,
+}
+
+/// A converted shape (or nphase's refusal) and what it was converted from.
+#[derive(Clone, Debug)]
+struct Resolved {
+    key: SourceKey,
+    shape: Result<Shape<f32>, ConversionError>,
+}
+
+impl Default for NphasePair {
+    fn default() -> Self {
+        NphasePair {
+            shapes: [None, None],
+            cache: SimplexCache::EMPTY,
+        }
+    }
+}
+
+impl WorkspaceData for NphasePair {
+    fn as_typed_workspace_data(&self) -> TypedWorkspaceData<'_> {
+        TypedWorkspaceData::Custom
+    }
+
+    fn clone_dyn(&self) -> Box<dyn WorkspaceData> {
+        Box::new(self.clone())
+    }
+}
+
+impl NphasePair {
+    /// The pair's state in `workspace`, created (or replacing another query's workspace) on
+    /// first use. (`None` cannot happen: the workspace is an `NphasePair` by then; the caller
+    /// hands the pair to parry if it did.)
+    pub(crate) fn in_workspace(
+        workspace: &mut Option<ContactManifoldsWorkspace>,
+    ) -> Option<&mut Self> {
+        if !workspace.as_ref().is_some_and(|w| w.0.is::<NphasePair>()) {
+            *workspace = Some(ContactManifoldsWorkspace(Box::new(NphasePair::default())));
+        }
+        workspace.as_mut()?.0.downcast_mut::<NphasePair>()
+    }
+
+    /// The two shapes as nphase shapes, converted when the pair first meets them or when a
+    /// parry shape changed (its [`SourceKey`]); a change also empties the warm-start cache,
+    /// whose vertex ids name the old shape's vertices. `None` for a shape that is not one of
+    /// the convex shapes of [`to_nphase`](crate::to_nphase).
+    pub(crate) fn shapes(
+        &mut self,
+        shape1: &dyn ps::Shape,
+        shape2: &dyn ps::Shape,
+        hulls: &HullCache,
+    ) -> Option<[&Result<Shape<f32>, ConversionError>; 2]> {
+        let keys = [source_key(shape1)?, source_key(shape2)?];
+        let mut changed = false;
+        for ((slot, key), shape) in self.shapes.iter_mut().zip(keys).zip([shape1, shape2]) {
+            if slot.as_ref().is_none_or(|r| r.key != key) {
+                changed = true;
+                *slot = Some(Resolved {
+                    key,
+                    shape: convert_with(shape, &mut |h| hulls.get(h)),
+                });
+            }
+        }
+        if changed {
+            self.cache = SimplexCache::EMPTY;
+        }
+        match &self.shapes {
+            [Some(a), Some(b)] => Some([&a.shape, &b.shape]),
+            _ => None,
+        }
+    }
+}
