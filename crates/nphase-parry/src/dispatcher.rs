@@ -341,25 +341,23 @@ where
         manifolds: &mut Vec<ContactManifold<M, C>>,
         workspace: &mut Option<ContactManifoldsWorkspace>,
     ) -> Result<(), Unsupported> {
-        let convex = source_key(g1).is_some() && source_key(g2).is_some();
-        if convex {
+        if let (Some(key1), Some(key2)) = (source_key(g1), source_key(g2)) {
             if pose_is_finite(pos12)
                 && prediction_is_valid(prediction)
                 && let Some(pair) = NphasePair::in_workspace(workspace)
-                && let Some([Ok(shape1), Ok(shape2)]) = pair.shapes(g1, g2, &self.inner.hulls)
+                && let Ok(ready) = pair.resolve([key1, key2], [g1, g2], &self.inner.hulls)
             {
-                let (shape1, shape2) = (shape1.clone(), shape2.clone());
                 manifolds.truncate(1);
                 if manifolds.is_empty() {
                     manifolds.push(ContactManifold::new());
                 }
                 let input = PairInput {
-                    shape1: &shape1,
-                    shape2: &shape2,
+                    shape1: ready.shape1,
+                    shape2: ready.shape2,
                     pos12,
                     prediction,
                 };
-                let report = collide_into(&input, &mut pair.cache, &mut manifolds[0]);
+                let report = collide_into(&input, ready.cache, &mut manifolds[0]);
                 self.count_pair(report);
                 return Ok(());
             }

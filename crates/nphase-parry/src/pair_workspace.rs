@@ -15,7 +15,7 @@ use parry3d_031::query::{ContactManifoldsWorkspace, TypedWorkspaceData, Workspac
 use parry3d_031::shape as ps;
 
 use crate::hull_cache::HullCache;
-use crate::shape_conversion::{ConversionError, SourceKey, convert_with, source_key};
+use crate::shape_conversion::{ConversionError, SourceKey, convert_with};
 
 /// An nphase pair's state in parry's workspace (see the module doc).
 #[derive(Clone, Debug)]
@@ -64,19 +64,18 @@ impl NphasePair {
         workspace.as_mut()?.0.downcast_mut::<NphasePair>()
     }
 
-    /// The two shapes as nphase shapes, converted when the pair first meets them or when a
-    /// parry shape changed (its [`SourceKey`]); a change also empties the warm-start cache,
-    /// whose vertex ids name the old shape's vertices. `None` for a shape that is not one of
-    /// the convex shapes of [`to_nphase`](crate::to_nphase).
-    pub(crate) fn shapes(
+    /// The two shapes as nphase shapes, with the warm-start cache, for parry shapes whose
+    /// [`SourceKey`]s are `keys`: converted when the pair first meets them or when a parry
+    /// shape changed; a change also empties the warm-start cache, whose vertex ids name the old
+    /// shape's vertices. `Err` names a shape nphase refused.
+    pub(crate) fn resolve(
         &mut self,
-        shape1: &dyn ps::Shape,
-        shape2: &dyn ps::Shape,
+        keys: [SourceKey; 2],
+        shapes: [&dyn ps::Shape; 2],
         hulls: &HullCache,
-    ) -> Option<[&Result<Shape<f32>, ConversionError>; 2]> {
-        let keys = [source_key(shape1)?, source_key(shape2)?];
+    ) -> Result<Ready<'_>, &ConversionError> {
         let mut changed = false;
-        for ((slot, key), shape) in self.shapes.iter_mut().zip(keys).zip([shape1, shape2]) {
+        for ((slot, key), shape) in self.shapes.iter_mut().zip(keys).zip(shapes) {
             if slot.as_ref().is_none_or(|r| r.key != key) {
                 changed = true;
                 *slot = Some(Resolved {
@@ -89,8 +88,25 @@ impl NphasePair {
             self.cache = SimplexCache::EMPTY;
         }
         match &self.shapes {
-            [Some(a), Some(b)] => Some([&a.shape, &b.shape]),
-            _ => None,
+            [Some(a), Some(b)] => Ok(Ready {
+                shape1: a.shape.as_ref()?,
+                shape2: b.shape.as_ref()?,
+                cache: &mut self.cache,
+            }),
+            // Both slots were filled above.
+            _ => Err(&UNRESOLVED),
         }
     }
+}
+
+/// The error of a slot left empty, which the loop of [`NphasePair::resolve`] rules out.
+static UNRESOLVED: ConversionError = ConversionError::NotConvex {
+    shape_type: ps::ShapeType::Custom,
+};
+
+/// A pair's converted shapes and warm-start cache, ready for nphase.
+pub(crate) struct Ready<'a> {
+    pub(crate) shape1: &'a Shape<f32>,
+    pub(crate) shape2: &'a Shape<f32>,
+    pub(crate) cache: &'a mut SimplexCache<f32>,
 }
