@@ -36,9 +36,9 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{BenchmarkId, Criterion, Throughput};
+use nphase::{Collider, NarrowPhase, NarrowPhaseConfig};
 use nphase_cli::demo::demo_scene;
 use nphase_cli::scene::{BodyDesc, Scene, SceneDoc, ShapeDesc, VelocityDesc};
-use nphase::{Collider, NarrowPhase, NarrowPhaseConfig};
 use parry3d::math::{Isometry, Point};
 use parry3d::query::{
     ContactManifold, ContactManifoldsWorkspace, DefaultQueryDispatcher, PersistentQueryDispatcher,

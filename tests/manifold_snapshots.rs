@@ -74,7 +74,7 @@ fn manifold_text(colliders: &[Collider<f64>], pairs: &[(usize, usize)], threads:
             ca.id,
             cb.id,
             m.points.len(),
-            r3(&m.normal)
+            r3(&m.world_normal(&ca.pose))
         )
         .expect("write to a string");
         for p in &m.points {

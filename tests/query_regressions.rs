@@ -1,6 +1,6 @@
 //! Regressions of the per-pair query (`nphase::query::contact`) on geometry where parry3d 0.25.3
 //! fails, each with a paragraph saying what failed, where, and why nphase gets it right. Every
-//! case runs in f64 and f32, with the tolerances of DESIGN.md (f64: 1e-9 × scale, 1e-7 × scale
+//! case runs in f64 and f32, with the tolerances of docs/accuracy.md (f64: 1e-9 × scale, 1e-7 × scale
 //! with a cylinder or cone; f32: 1e-4 × scale; scale = the larger local half-diagonal).
 //!
 //! Expected values come from the independent oracle (`../shared/oracle`, `oracle truth`) or
@@ -50,7 +50,7 @@ fn scale<T: Real>(a: &Posed<T>, b: &Posed<T>) -> f64 {
     half(&a.shape).max(half(&b.shape))
 }
 
-/// DESIGN.md's tolerance for this pair in precision `T`.
+/// docs/accuracy.md's tolerance for this pair in precision `T`.
 fn tolerance<T: Real>(a: &Posed<T>, b: &Posed<T>, curved: bool) -> f64 {
     let relative = if size_of::<T>() == 4 {
         1e-4
@@ -144,7 +144,7 @@ fn cylinder_on_tilted_slab<T: Real>() {
     };
     // Oracle truth (certified): dist −0.009999993505697136, normal (0, −0.98007, −0.19867).
     let c = query(&a, &b, 0.0).expect("penetrating shapes get a contact");
-    // The slab's half-diagonal (~141.6) is the scale, which makes DESIGN's tolerance loose
+    // The slab's half-diagonal (~141.6) is the scale, which makes docs/accuracy.md's tolerance loose
     // here; hold the answer to the cylinder's own size instead.
     let tol = if size_of::<T>() == 4 { 1e-5 } else { 1e-9 };
     check_contact(&a, &b, &c, -0.009999993505697136, tol);

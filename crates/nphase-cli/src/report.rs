@@ -136,7 +136,7 @@ impl ManifoldRecord {
         Some(ManifoldRecord {
             a: a.id,
             b: b.id,
-            normal: vector(&manifold.normal),
+            normal: vector(&manifold.world_normal(&a.pose)),
             points: manifold
                 .points
                 .iter()

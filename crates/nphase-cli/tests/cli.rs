@@ -125,7 +125,7 @@ fn query_writes_the_output_file_and_f32_works() {
     ]);
     assert!(printed.is_empty(), "nothing on stdout with -o");
     let text = std::fs::read_to_string(&out).expect("output written");
-    // f32 tolerance: 1e-4 × scale (DESIGN.md), scale ~1.
+    // f32 tolerance: 1e-4 × scale (docs/accuracy.md), scale ~1.
     check_query(&json(&text), 1e-4);
     let f64_text = ok(&["query", EXAMPLE, "--precision", "f64"]);
     assert_ne!(text, f64_text, "the precisions differ in the last digits");

@@ -17,8 +17,8 @@ use std::process::Command;
 use nphase::math::{Isometry, Point, Vector};
 use nphase::pipeline::query;
 use nphase::pipeline::{Collider, NarrowPhase, NarrowPhaseConfig};
-use nphase_cli::scene::Scene;
 use nphase::shapes::{Ball, Capsule, ConvexPolyhedron, Cuboid, Segment, Shape, ShapeError};
+use nphase_cli::scene::Scene;
 
 const DOC: &str = include_str!("../../../docs/errors.md");
 
@@ -240,7 +240,9 @@ fn library_rows_match_the_errors() {
         let (_, run) = LIBRARY
             .iter()
             .find(|(text, _)| *text == call)
-            .unwrap_or_else(|| panic!("no runner for `{call}`: add one to crates/nphase-cli/tests/errors_doc.rs"));
+            .unwrap_or_else(|| {
+                panic!("no runner for `{call}`: add one to crates/nphase-cli/tests/errors_doc.rs")
+            });
         assert_eq!(run(), expected, "docs/errors.md, `{call}`");
         seen.push(call);
     }

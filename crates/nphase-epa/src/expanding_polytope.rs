@@ -330,7 +330,7 @@ where
             let w = md.support(&neighbour.normal, VertexId::NONE, VertexId::NONE);
             stats.support_calls += 1;
             let upper = w.w.dot(&neighbour.normal);
-            // Only a neighbour whose own gap is within DESIGN.md's accuracy (ten times the
+            // Only a neighbour whose own gap is within docs/accuracy.md's accuracy (ten times the
             // walk's: 1e-9 × size in f64, 1e-4 × size in f32) stands in: on a polytope spanning
             // many orders of magnitude the walk can reach a face whose normal is far from the
             // minimiser, with a huge gap along it.

@@ -1,7 +1,7 @@
 //! EPA against closed forms and an independent brute force, f32 and f64.
 //!
 //! Every case goes through GJK first (as in the pipeline) and hands EPA the `Intersecting`
-//! simplex. Tolerances follow DESIGN.md: 1e-9 × size in f64, 1e-4 × size in f32 (polytopes
+//! simplex. Tolerances follow docs/accuracy.md: 1e-9 × size in f64, 1e-4 × size in f32 (polytopes
 //! converge exactly up to rounding; the curved cases get 1e-7 × size in f64).
 
 use nphase_epa::{EpaOptions, EpaStatus, EpaWorkspace, Penetration, penetration};

@@ -47,9 +47,9 @@ pub struct Tolerances<T> {
     pub epa_relative_gap: T,
     /// [`epa_relative_gap`](Tolerances::epa_relative_gap) for pairs with a curved support
     /// function (cylinder, cone): EPA's facets approach a curved surface only quadratically, and
-    /// DESIGN.md holds such pairs to 1e-7 × scale (f64) anyway.
+    /// docs/accuracy.md holds such pairs to 1e-7 × scale (f64) anyway.
     pub epa_curved_gap: T,
-    /// The accuracy nphase aims for, relative to the shapes' size: a tenth of what DESIGN.md
+    /// The accuracy nphase aims for, relative to the shapes' size: a tenth of what docs/accuracy.md
     /// holds the tests to (1e-9 × scale in f64, 1e-4 × scale in f32). Choices between two
     /// answers that are both right to within this (e.g. which normal to report) use it.
     pub accuracy: T,

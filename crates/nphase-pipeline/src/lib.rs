@@ -5,8 +5,11 @@
 //! * [`query`] — one-shot queries between two posed shapes with parry3d's meanings:
 //!   [`query::contact`], [`query::distance`], [`query::closest_points`],
 //!   [`query::intersection_test`].
-//! * [`query_pair`] — the narrowphase of one pair in A's frame (closed forms, GJK on the
-//!   cores, EPA), warm-started from a [`nphase_gjk::SimplexCache`].
+//! * [`collide`] — the pair layer: [`query_pair`], the contact of one pair in A's frame
+//!   (closed forms, the separating-axis test, GJK on the cores, EPA), warm-started from a
+//!   [`nphase_gjk::SimplexCache`].
+//! * [`update_manifold`] — one pair across frames, as an engine holds it: a [`PairState`], this
+//!   frame's [`ContactManifold`] with the warm-start data carried over by id.
 //! * [`build_manifold`] — up to four contact points with persistent ids from a pair's contact
 //!   (supporting features, `clipping`, `reduction`).
 //! * [`NarrowPhase`] — the whole step: broadphase pairs in, one [`ContactManifold`] per pair
@@ -17,15 +20,16 @@
 //! when penetrating). Manifold points are stored in each shape's local frame.
 
 mod clipping;
-mod cuboid_sat;
+pub mod collide;
 mod manifold;
 mod narrow_phase;
 mod pair;
 pub mod query;
 mod reduction;
 
+pub use collide::{ContactQuality, LocalContact, PairOutcome, query_pair};
 pub use manifold::{
     ContactManifold, ContactPoint, MAX_MANIFOLD_POINTS, ManifoldWorkspace, build_manifold,
 };
 pub use narrow_phase::{Collider, NarrowPhase, NarrowPhaseConfig, PipelineError, StepStats};
-pub use pair::{ContactQuality, LocalContact, PairOutcome, PairWorkspace, query_pair};
+pub use pair::{PairInput, PairState, PairWorkspace, update_manifold};

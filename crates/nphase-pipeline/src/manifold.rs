@@ -61,9 +61,8 @@ pub struct ContactPoint<T: Real> {
 /// The contact manifold of one pair.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ContactManifold<T: Real> {
-    /// Unit normal from A toward B, world frame.
-    pub normal: UnitVector<T>,
-    /// The same normal in A's local frame.
+    /// Unit normal from A toward B, in A's local frame ([`ContactManifold::world_normal`] maps
+    /// it to the world).
     pub local_normal1: UnitVector<T>,
     /// At most four points; empty when the shapes are further apart than the prediction.
     pub points: ArrayVec<ContactPoint<T>, MAX_MANIFOLD_POINTS>,
@@ -72,7 +71,6 @@ pub struct ContactManifold<T: Real> {
 impl<T: Real> Default for ContactManifold<T> {
     fn default() -> Self {
         ContactManifold {
-            normal: Vector::y_axis(),
             local_normal1: Vector::y_axis(),
             points: ArrayVec::new(),
         }
@@ -80,6 +78,11 @@ impl<T: Real> Default for ContactManifold<T> {
 }
 
 impl<T: Real> ContactManifold<T> {
+    /// The normal in the world, given A's pose (local → world).
+    pub fn world_normal(&self, pose1: &Isometry<T>) -> UnitVector<T> {
+        pose1.rotation * self.local_normal1
+    }
+
     /// The deepest point, if any.
     pub fn deepest(&self) -> Option<&ContactPoint<T>> {
         self.points.iter().min_by(|a, b| {

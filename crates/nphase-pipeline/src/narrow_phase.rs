@@ -1,21 +1,22 @@
 //! `NarrowPhase`: this frame's broadphase pairs in, one contact manifold per pair out —
 //! parallel, warm-started from last frame, deterministic.
 //!
-//! Per pair, in parallel chunks and in input order: `pos12 = pose_a⁻¹ · pose_b`; the pair
-//! query ([`query_pair`]) warm-started from the pair's [`SimplexCache`]; the manifold
-//! ([`build_manifold`]); and the carry-over of the solver's impulses from last frame's points
-//! with the same ids.
+//! Per pair, in parallel chunks and in input order: `pos12 = pose_a⁻¹ · pose_b`, then the
+//! per-pair unit [`update_manifold`] (the pair query warm-started from the pair's
+//! [`PairState`], the manifold, and the carry-over of the solver's impulses from last frame's
+//! points with the same ids).
 //!
 //! # Persistent state
-//! Each pair keeps its cache and last frame's point ids with their impulses, keyed by the
-//! colliders' ids `(id_a, id_b)`. A pair absent from this frame's list loses its state.
+//! Each pair keeps its [`PairState`] and last frame's manifold (whose points carry the impulses
+//! the engine wrote into them through [`NarrowPhase::manifolds_mut`]), keyed by the colliders'
+//! ids `(id_a, id_b)`. A pair absent from this frame's list loses its state.
 //!
 //! # Determinism
 //! Every task writes only its own slots of the output, and a pair's result depends only on its
 //! own inputs and state, so the output is bit-identical for any number of threads.
 //!
 //! # Allocation
-//! The pair states, the key index and the output are double-buffered and reused; the
+//! The pair records, the key index and the output are double-buffered and reused; the
 //! per-thread workspaces (EPA polytope, clipping buffers) keep their capacity. Once they have
 //! grown to the scene, an update allocates nothing.
 
@@ -23,17 +24,15 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use arrayvec::ArrayVec;
 use core::fmt;
-use nphase_gjk::SimplexCache;
 use nphase_math::{Isometry, Real};
 use nphase_shapes::Shape;
 use num_traits::Float;
 use rayon::prelude::*;
 
-use crate::manifold::{ContactManifold, MAX_MANIFOLD_POINTS, ManifoldWorkspace, build_manifold};
+use crate::manifold::ContactManifold;
 use crate::query::pose_is_finite;
-use crate::{ContactQuality, PairWorkspace, query_pair};
+use crate::{ContactQuality, PairInput, PairState, PairWorkspace, update_manifold};
 
 /// A shape placed in the world, with the id its pairs are keyed by.
 #[derive(Clone, Debug, PartialEq)]
@@ -163,43 +162,25 @@ impl StepStats {
     }
 }
 
-/// The state a pair keeps between frames.
+/// A pair's record: its key and its state.
 #[derive(Clone, Copy, Debug)]
-struct PairState<T: Real> {
+struct PairRecord<T: Real> {
     key: (u64, u64),
-    cache: SimplexCache<T>,
-    /// Last frame's point ids with their normal impulses.
-    impulses: [(u32, T); MAX_MANIFOLD_POINTS],
-    impulse_count: u8,
-}
-
-impl<T: Real> PairState<T> {
-    fn new(key: (u64, u64)) -> Self {
-        PairState {
-            key,
-            cache: SimplexCache::EMPTY,
-            impulses: [(0, T::zero()); MAX_MANIFOLD_POINTS],
-            impulse_count: 0,
-        }
-    }
-}
-
-/// Scratch space of one worker thread.
-#[derive(Debug, Default)]
-struct ThreadWorkspace<T: Real> {
-    pair: PairWorkspace<T>,
-    manifold: ManifoldWorkspace<T>,
+    state: PairState<T>,
 }
 
 /// The contact pipeline; see the module doc.
 pub struct NarrowPhase<T: Real> {
     config: NarrowPhaseConfig<T>,
     pool: Option<rayon::ThreadPool>,
-    workspaces: Vec<Mutex<ThreadWorkspace<T>>>,
-    states: Vec<PairState<T>>,
-    next_states: Vec<PairState<T>>,
-    index: HashMap<(u64, u64), u32>,
+    workspaces: Vec<Mutex<PairWorkspace<T>>>,
+    /// Each pair's record and manifold, in the order of the last update's pairs.
+    records: Vec<PairRecord<T>>,
     manifolds: Vec<ContactManifold<T>>,
+    /// Buffers for reordering when this frame's pairs come in another order.
+    next_records: Vec<PairRecord<T>>,
+    next_manifolds: Vec<ContactManifold<T>>,
+    index: HashMap<(u64, u64), u32>,
     stats: StepStats,
 }
 
@@ -207,7 +188,7 @@ impl<T: Real> fmt::Debug for NarrowPhase<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("NarrowPhase")
             .field("config", &self.config)
-            .field("pairs", &self.states.len())
+            .field("pairs", &self.records.len())
             .field("stats", &self.stats)
             .finish_non_exhaustive()
     }
@@ -238,10 +219,11 @@ impl<T: Real> NarrowPhase<T> {
             },
             pool,
             workspaces: (0..threads.max(1)).map(|_| Mutex::default()).collect(),
-            states: Vec::new(),
-            next_states: Vec::new(),
-            index: HashMap::new(),
+            records: Vec::new(),
             manifolds: Vec::new(),
+            next_records: Vec::new(),
+            next_manifolds: Vec::new(),
+            index: HashMap::new(),
             stats: StepStats::default(),
         })
     }
@@ -276,43 +258,15 @@ impl<T: Real> NarrowPhase<T> {
     ) -> Result<&[ContactManifold<T>], PipelineError> {
         let start = Instant::now();
         validate(colliders, pairs)?;
-        self.carry_impulses_into_states();
-
-        // Last frame's state of each pair: a broadphase usually lists the pairs in the same
-        // order frame after frame, so the state at the same position is tried first, and the
-        // key index (built lazily, at the first pair that moved) only serves the others.
-        self.next_states.clear();
-        let mut index_built = false;
-        for (i, &(a, b)) in pairs.iter().enumerate() {
-            let key = (colliders[a].id, colliders[b].id);
-            let state = match self.states.get(i) {
-                Some(s) if s.key == key => *s,
-                _ => {
-                    if !index_built {
-                        self.index.clear();
-                        for (k, s) in self.states.iter().enumerate() {
-                            self.index.insert(s.key, k as u32);
-                        }
-                        index_built = true;
-                    }
-                    match self.index.get(&key) {
-                        Some(&k) => self.states[k as usize],
-                        None => PairState::new(key),
-                    }
-                }
-            };
-            self.next_states.push(state);
-        }
-        self.manifolds
-            .resize_with(pairs.len(), ContactManifold::default);
+        self.match_pairs(colliders, pairs);
 
         let chunk = self.config.chunk_size;
         let prediction = self.config.prediction;
         let workspaces = &self.workspaces;
         let manifolds = &mut self.manifolds;
-        let states = &mut self.next_states;
+        let states = &mut self.records;
         let run_chunk = move |out: &mut [ContactManifold<T>],
-                              state: &mut [PairState<T>],
+                              state: &mut [PairRecord<T>],
                               pairs: &[(usize, usize)],
                               slot: usize| {
             let mut ws = workspaces[slot % workspaces.len()]
@@ -324,7 +278,7 @@ impl<T: Real> NarrowPhase<T> {
                     &colliders[a],
                     &colliders[b],
                     prediction,
-                    state,
+                    &mut state.state,
                     manifold,
                     &mut ws,
                 ));
@@ -367,7 +321,6 @@ impl<T: Real> NarrowPhase<T> {
             }
         };
 
-        core::mem::swap(&mut self.states, &mut self.next_states);
         self.stats = StepStats {
             elapsed: start.elapsed(),
             ..stats
@@ -375,14 +328,41 @@ impl<T: Real> NarrowPhase<T> {
         Ok(&self.manifolds)
     }
 
-    /// Copies the impulses the engine wrote into last frame's manifolds into the pair states.
-    fn carry_impulses_into_states(&mut self) {
-        for (state, manifold) in self.states.iter_mut().zip(&self.manifolds) {
-            state.impulse_count = manifold.points.len() as u8;
-            for (slot, p) in state.impulses.iter_mut().zip(&manifold.points) {
-                *slot = (p.id, p.normal_impulse);
+    /// Brings each pair's record and last manifold to the pair's position in this frame's
+    /// list. A broadphase usually lists the pairs in the same order frame after frame: then
+    /// nothing moves. Otherwise the records are looked up by key (a pair absent from the list
+    /// loses its record; a new pair starts with a fresh state and an empty manifold).
+    fn match_pairs(&mut self, colliders: &[Collider<T>], pairs: &[(usize, usize)]) {
+        let key = |&(a, b): &(usize, usize)| (colliders[a].id, colliders[b].id);
+        let same_order = self.records.len() == pairs.len()
+            && self.records.iter().zip(pairs).all(|(r, p)| r.key == key(p));
+        if same_order {
+            return;
+        }
+        self.index.clear();
+        for (k, r) in self.records.iter().enumerate() {
+            self.index.insert(r.key, k as u32);
+        }
+        self.next_records.clear();
+        self.next_manifolds.clear();
+        for p in pairs {
+            let key = key(p);
+            match self.index.get(&key) {
+                Some(&k) => {
+                    self.next_records.push(self.records[k as usize]);
+                    self.next_manifolds.push(self.manifolds[k as usize].clone());
+                }
+                None => {
+                    self.next_records.push(PairRecord {
+                        key,
+                        state: PairState::new(),
+                    });
+                    self.next_manifolds.push(ContactManifold::default());
+                }
             }
         }
+        core::mem::swap(&mut self.records, &mut self.next_records);
+        core::mem::swap(&mut self.manifolds, &mut self.next_manifolds);
     }
 }
 
@@ -408,25 +388,23 @@ fn validate<T: Real>(
     Ok(())
 }
 
-/// One pair: query, manifold, impulse carry-over; returns its statistics.
+/// One pair: [`update_manifold`] in A's frame; returns its statistics.
 fn process_pair<T: Real>(
     a: &Collider<T>,
     b: &Collider<T>,
     prediction: T,
     state: &mut PairState<T>,
     manifold: &mut ContactManifold<T>,
-    ws: &mut ThreadWorkspace<T>,
+    ws: &mut PairWorkspace<T>,
 ) -> StepStats {
-    let pos12 = a.pose.inv_mul(&b.pose);
-    let outcome = query_pair(
-        &a.shape,
-        &b.shape,
-        &pos12,
+    let input = PairInput {
+        shape1: &a.shape,
+        shape2: &b.shape,
+        pos12: a.pose.inv_mul(&b.pose),
         prediction,
-        &mut state.cache,
-        &mut ws.pair,
-    );
-    let mut stats = StepStats {
+    };
+    let outcome = update_manifold(&input, state, manifold, ws);
+    StepStats {
         pairs: 1,
         gjk_iterations: u64::from(outcome.gjk_iterations),
         warm_starts: u64::from(outcome.warm_started),
@@ -434,35 +412,8 @@ fn process_pair<T: Real>(
         iteration_limits: u64::from(outcome.quality == ContactQuality::IterationLimit),
         fallbacks: u64::from(outcome.quality == ContactQuality::Fallback),
         gjk_stalls: u64::from(outcome.gjk_stalled),
+        manifolds: u64::from(!manifold.points.is_empty()),
+        points: manifold.points.len() as u64,
         ..StepStats::default()
-    };
-    manifold.points.clear();
-    let Some(contact) = outcome.contact else {
-        return stats;
-    };
-    build_manifold(
-        &a.shape,
-        &b.shape,
-        &pos12,
-        &contact,
-        prediction,
-        &mut ws.manifold,
-        &mut manifold.points,
-    );
-    manifold.local_normal1 = contact.normal;
-    manifold.normal = a.pose.rotation * contact.normal;
-    let previous: ArrayVec<(u32, T), MAX_MANIFOLD_POINTS> = state.impulses
-        [..usize::from(state.impulse_count)]
-        .iter()
-        .copied()
-        .collect();
-    for p in &mut manifold.points {
-        if let Some(&(_, impulse)) = previous.iter().find(|(id, _)| *id == p.id) {
-            p.normal_impulse = impulse;
-            p.persisted = true;
-        }
     }
-    stats.manifolds = u64::from(!manifold.points.is_empty());
-    stats.points = manifold.points.len() as u64;
-    stats
 }

@@ -17,7 +17,7 @@ use nphase_math::{Isometry, Point, Real, UnitVector};
 use nphase_shapes::Shape;
 use num_traits::Float;
 
-use crate::pair::{ContactQuality, PairWorkspace, query_pair};
+use crate::{ContactQuality, PairWorkspace, query_pair};
 
 /// A contact between two shapes, in world space (parry3d's `Contact`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -32,6 +32,11 @@ pub struct Contact<T: Real> {
     pub normal2: UnitVector<T>,
     /// Signed distance: positive gap, or minus the penetration depth.
     pub dist: T,
+    /// Certified lower bound on the true signed distance, up to rounding (see
+    /// [`LocalContact::lower_bound`](crate::LocalContact::lower_bound)).
+    pub lower_bound: T,
+    /// Certified upper bound on the true signed distance, up to rounding.
+    pub upper_bound: T,
     /// Whether the underlying query converged (see [`ContactQuality`]).
     pub quality: ContactQuality,
 }
@@ -103,6 +108,8 @@ pub fn contact<T: Real>(
             normal1,
             normal2: -normal1,
             dist: c.dist,
+            lower_bound: c.lower_bound,
+            upper_bound: c.upper_bound,
             quality: c.quality,
         }
     }))

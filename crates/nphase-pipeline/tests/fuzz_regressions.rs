@@ -171,7 +171,7 @@ fn epa_witness_walk_keeps_a_converged_face() {
     let b = Shape::Ball(Ball::new(0.0).expect("valid"));
     let id = Isometry::identity();
     // The oracle: separated by 4.3058e-7 (scale 1.4e6, so any answer within 1e-3 of zero is
-    // within DESIGN.md's tolerance; the sign and magnitude of a deep answer are not).
+    // within docs/accuracy.md's tolerance; the sign and magnitude of a deep answer are not).
     let d: f64 = distance(&id, &a, &id, &b).expect("finite input");
     assert!(d.abs() < 1e-3, "distance {d}");
     assert!(!intersection_test(&id, &a, &id, &b).expect("finite input") || d <= 0.0);

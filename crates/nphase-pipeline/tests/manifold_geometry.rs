@@ -2,7 +2,7 @@
 //! exact one-shot query ([`query::contact`]) and point-to-shape distances:
 //!
 //! * a pair has a manifold exactly when its signed distance is within the prediction;
-//! * the deepest manifold point agrees with the exact contact (DESIGN.md tolerance), and no
+//! * the deepest manifold point agrees with the exact contact (docs/accuracy.md tolerance), and no
 //!   point is deeper than it;
 //! * every point pair lies on the two surfaces, `point2 − point1 = dist · normal`, and
 //!   `dist ≤ prediction`;
@@ -139,7 +139,7 @@ fn manifolds_agree_with_the_exact_contact_and_lie_on_the_surfaces() {
                 )
             },
         );
-        let n = m.normal.into_inner();
+        let n = m.world_normal(&a.pose).into_inner();
         failures.check(
             (n - exact.normal1.into_inner()).norm() <= 1e-9,
             "normal differs from the exact contact",

@@ -189,7 +189,8 @@ fn a_pair_that_leaves_the_broadphase_starts_cold_when_it_returns() {
         .to_vec();
     assert_eq!(narrow.stats().warm_starts, 0);
     assert!(ms.iter().flat_map(|m| &m.points).all(|p| !p.persisted));
-    assert!(ms[0].normal.y < -0.99, "{:?}", ms[0].normal);
+    let n = ms[0].world_normal(&colliders[2].pose);
+    assert!(n.y < -0.99, "{n:?}");
 }
 
 /// Bad input is refused with the culprit named, before anything changes: the next valid
@@ -256,7 +257,7 @@ fn input_errors_name_the_culprit_and_leave_the_state_alone() {
 /// Random pairs of every type of shape in slow motion, run twice: warm (one pipeline for all
 /// frames) and cold (a fresh pipeline every frame, so no pair keeps a cache). Warm starting
 /// changes the work, not the answer: the same points with the same ids, distances and
-/// positions within DESIGN.md's tolerance, the same normals.
+/// positions within docs/accuracy.md's tolerance, the same normals.
 #[test]
 fn warm_and_cold_pipelines_give_the_same_manifolds() {
     let zoo = zoo();
@@ -302,14 +303,14 @@ fn warm_and_cold_pipelines_give_the_same_manifolds() {
                 continue;
             }
             compared += 1;
-            // Each distance is within DESIGN.md's tolerance of the exact one, so the two are
-            // within twice that of each other. The normal is held to its support gap (DESIGN.md:
+            // Each distance is within docs/accuracy.md's tolerance of the exact one, so the two are
+            // within twice that of each other. The normal is held to its support gap (docs/accuracy.md:
             // the gap along it is the true distance within the tolerance), which is second
             // order in its angle on curved surfaces: an angle δ costs about δ²·scale, so
             // normals may differ by √(tol/scale) and the points they place by √(tol·scale).
             let scale = scale(&a.shape, &b.shape);
             let angle_tol = (tol / scale).sqrt();
-            let dn = (mw.normal.into_inner() - mc.normal.into_inner()).norm();
+            let dn = (mw.local_normal1.into_inner() - mc.local_normal1.into_inner()).norm();
             worst_normal = worst_normal.max(dn / angle_tol);
             assert!(dn <= angle_tol, "{what}: normals {dn:e} apart");
             if ids(mw) != ids(mc) {

@@ -22,7 +22,7 @@
 //!    test: it may end on `IterationLimit`, is counted, and still gives a valid answer.
 //!
 //! ## Tolerances and why
-//! `tol = rel · scale` with DESIGN.md's accuracy: `rel` = 1e-9 (f64), 1e-7 (f64 with a cylinder
+//! `tol = rel · scale` with docs/accuracy.md's accuracy: `rel` = 1e-9 (f64), 1e-7 (f64 with a cylinder
 //! or cone), 1e-4 (f32); `scale` = the larger local half-diagonal of the two shapes. Two answers
 //! that are each within `tol` of the truth are within `2·tol` of each other, which is what the
 //! comparisons use. On top of that, each comparison accounts for what the library is *given*:
@@ -31,7 +31,7 @@
 //! compute that difference exactly (in f64, from the poses actually passed) and add its effect:
 //! the signed distance is 1-Lipschitz in B's translation, and a rotation by `δθ` moves B's points
 //! by at most `δθ·(|t₁₂| + r_B)`. Normals are compared through what they certify — the support
-//! gap of the two shapes along a reported normal must equal the reported distance (DESIGN.md's
+//! gap of the two shapes along a reported normal must equal the reported distance (docs/accuracy.md's
 //! "true minimiser") — and directly, when the shapes are apart: the separating direction is then
 //! unique, and a normal whose gap is within `δ` of the distance `d` is within `√(2δ/d)` of it.
 //!
@@ -110,7 +110,7 @@ impl Spec {
         shape.expect("generated shapes are valid")
     }
 
-    /// Whether a cylinder or cone takes part (DESIGN.md's looser f64 accuracy).
+    /// Whether a cylinder or cone takes part (docs/accuracy.md's looser f64 accuracy).
     fn curved(&self) -> bool {
         match self {
             Spec::Cylinder(..) | Spec::Cone(..) => true,
@@ -316,7 +316,7 @@ struct Posed<T: Real> {
     pose_b: Isometry<T>,
     wide_a: Shape<f64>,
     wide_b: Shape<f64>,
-    /// DESIGN.md's accuracy for the pair (`rel · scale`).
+    /// docs/accuracy.md's accuracy for the pair (`rel · scale`).
     tol: f64,
     scale: f64,
     /// Coincident (hence coaxial) axisymmetric shapes: may legitimately end on an iteration cap.
@@ -325,7 +325,7 @@ struct Posed<T: Real> {
 
 impl<T: Real> Posed<T> {
     /// The tolerance of the deliberately degenerate case when it ends on a cap: 1e-3 × scale
-    /// (f32: 1e-2 × scale), far looser than DESIGN.md's, but still a valid answer.
+    /// (f32: 1e-2 × scale), far looser than docs/accuracy.md's, but still a valid answer.
     fn loose_tol<U: Real>(&self) -> f64 {
         let rel: f64 = if precision_is_f32::<U>() { 1e-2 } else { 1e-3 };
         rel * self.scale
@@ -549,7 +549,7 @@ fn check_queries<T: Real>(case: &Case) -> Result<(), TestCaseError> {
         tol
     };
     let n = world_normal(&c);
-    // The reported normal certifies the distance (DESIGN.md: a true minimiser).
+    // The reported normal certifies the distance (docs/accuracy.md: a true minimiser).
     let along = gap_along(&p.wide_a, &wa, &p.wide_b, &wb, &n);
     // Rounding of the world poses (|origin|·ε) enters the reference support values.
     let world_rounding = 8.0 * eps * (wa.translation.vector.norm() + 4.0 * p.scale);
@@ -738,7 +738,7 @@ fn check_pipeline<T: Real>(cases: &[Case], prediction_factor: f64) -> Result<(),
             let tol = p.pipeline_tol();
             let single = contact(&p.pose_a, &p.a, &p.pose_b, &p.b, prediction)
                 .map_err(|e| TestCaseError::fail(e.to_string()))?;
-            prop_assert!(finite(m.normal.iter().copied()));
+            prop_assert!(finite(m.local_normal1.iter().copied()));
             for point in &m.points {
                 prop_assert!(
                     finite(point.local_point1.iter().copied())
@@ -769,7 +769,7 @@ fn check_pipeline<T: Real>(cases: &[Case], prediction_factor: f64) -> Result<(),
                         &widen(&p.pose_a),
                         &p.wide_b,
                         &widen(&p.pose_b),
-                        &m.normal.into_inner().map(T::as_f64),
+                        &m.world_normal(&p.pose_a).into_inner().map(T::as_f64),
                     );
                     let eps = T::TOLERANCES.epsilon.as_f64();
                     let rounding =

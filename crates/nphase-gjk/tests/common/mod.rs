@@ -638,7 +638,7 @@ pub const STALL_BUDGET: f64 = 0.02;
 /// a curved rim twice within ~1e-7 (a sliver triangle) and the last lateral improvement is below
 /// what `|v|²` resolves: ~12% end `Stalled` with honest bounds. That is the documented hand-over,
 /// not a wrong answer: the pair query then runs EPA from the stalled simplex, whose face normals
-/// settle the answer (`tests/conformance.rs` holds those pairs to DESIGN.md's tolerances).
+/// settle the answer (`tests/conformance.rs` holds those pairs to docs/accuracy.md's tolerances).
 pub const NEAR_TOUCHING_CURVED_STALL_BUDGET: f64 = 0.15;
 
 /// Collects failures of a randomized test so that one run reports how many cases fail and

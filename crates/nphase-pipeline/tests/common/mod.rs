@@ -1,5 +1,5 @@
 //! Shared helpers of the pipeline's integration tests: a zoo with every type of shape, seeded
-//! random poses, pairs placed near contact, and the tolerances of DESIGN.md.
+//! random poses, pairs placed near contact, and the tolerances of docs/accuracy.md.
 
 #![allow(dead_code)] // each test file uses a subset of the helpers
 
@@ -81,7 +81,7 @@ pub fn zoo() -> Vec<(&'static str, Shape<f64>)> {
     ]
 }
 
-/// Whether the shape's core is a cylinder or a cone (DESIGN.md's looser tolerance).
+/// Whether the shape's core is a cylinder or a cone (docs/accuracy.md's looser tolerance).
 pub fn is_curved(shape: &Shape<f64>) -> bool {
     match shape {
         Shape::Cylinder(_) | Shape::Cone(_) => true,
@@ -90,7 +90,7 @@ pub fn is_curved(shape: &Shape<f64>) -> bool {
     }
 }
 
-/// DESIGN.md's `scale`: the larger half-diagonal of the two shapes' local bounding boxes.
+/// docs/accuracy.md's `scale`: the larger half-diagonal of the two shapes' local bounding boxes.
 pub fn scale(a: &Shape<f64>, b: &Shape<f64>) -> f64 {
     let half_diagonal = |s: &Shape<f64>| {
         let bb = s.local_aabb();
@@ -99,7 +99,7 @@ pub fn scale(a: &Shape<f64>, b: &Shape<f64>) -> f64 {
     half_diagonal(a).max(half_diagonal(b))
 }
 
-/// DESIGN.md's f64 accuracy relative to `scale`: 1e-9, or 1e-7 where a cylinder or cone takes
+/// docs/accuracy.md's f64 accuracy relative to `scale`: 1e-9, or 1e-7 where a cylinder or cone takes
 /// part.
 pub fn rel_tol(a: &Shape<f64>, b: &Shape<f64>) -> f64 {
     if is_curved(a) || is_curved(b) {

@@ -218,7 +218,7 @@ impl Spec {
     }
 
     /// The size every tolerance is relative to: the local bounding box's half-diagonal (as in
-    /// DESIGN.md), floored so that a point-sized shape still gets a non-zero slack.
+    /// docs/accuracy.md), floored so that a point-sized shape still gets a non-zero slack.
     pub fn scale(&self) -> f64 {
         let (lo, hi) = self.local_aabb();
         let centre = (lo + hi) * 0.5;
@@ -626,7 +626,7 @@ pub fn random_pose<T: Real>(rng: &mut Pcg64, reach: f64) -> Isometry<T> {
 /// The slack of a support or surface test in precision `T` for a shape of size `scale`: the
 /// support point is a few roundings (a normalisation, a product by the radius, a sum) of
 /// numbers of size ≤ `scale`, so 64 ε · scale leaves a margin of ~10 over the worst case seen
-/// (1e-14 relative in f64, 8e-6 in f32, well inside DESIGN.md's 1e-9 and 1e-4).
+/// (1e-14 relative in f64, 8e-6 in f32, well inside docs/accuracy.md's 1e-9 and 1e-4).
 pub fn tolerance<T: Real>(scale: f64) -> f64 {
     64.0 * T::TOLERANCES.epsilon.as_f64() * scale
 }

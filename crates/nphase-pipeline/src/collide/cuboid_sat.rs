@@ -25,8 +25,7 @@ use nphase_math::{Isometry, Point, Real, UnitVector, Vector};
 use nphase_shapes::Cuboid;
 use num_traits::Float;
 
-use crate::LocalContact;
-use crate::pair::ContactQuality;
+use super::LocalContact;
 
 /// The penetration of box `a` (at the origin) and box `b` (at `pos12`), or `None` when a
 /// separating axis shows they are apart (GJK then measures the distance). Touching boxes
@@ -125,13 +124,12 @@ pub(crate) fn cuboid_penetration<T: Real>(
         }
         AxisKind::Edges(..) => edge_witnesses(&ha, &hb, &axes_b, &t, &normal),
     };
-    Some(LocalContact {
+    Some(LocalContact::exact(
         point1,
         point2,
-        normal: UnitVector::new_unchecked(normal),
-        dist: -depth,
-        quality: ContactQuality::Converged,
-    })
+        UnitVector::new_unchecked(normal),
+        -depth,
+    ))
 }
 
 /// Which kind of axis gave the smallest overlap.

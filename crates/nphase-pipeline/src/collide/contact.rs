@@ -1,0 +1,101 @@
+//! The contact types of the pair layer: what a pair query answers and how far to trust it.
+
+use nphase_math::{Point, Real, UnitVector};
+
+/// A contact between two shapes in A's frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LocalContact<T: Real> {
+    /// Witness point on A's surface.
+    pub point1: Point<T>,
+    /// Witness point on B's surface; `point2 − point1 ≈ dist · normal`.
+    pub point2: Point<T>,
+    /// Unit normal from A toward B.
+    pub normal: UnitVector<T>,
+    /// Signed distance: positive gap, or minus the penetration depth.
+    pub dist: T,
+    /// Certified lower bound on the true signed distance (up to rounding): a support gap along
+    /// some direction. Equal to `dist` for the closed forms and the separating-axis test.
+    pub lower_bound: T,
+    /// Certified upper bound on the true signed distance (up to rounding): a realised pair of
+    /// points, or the bound of EPA's polytope. Equal to `dist` for the closed forms.
+    pub upper_bound: T,
+    /// How far to trust it.
+    pub quality: ContactQuality,
+}
+
+impl<T: Real> LocalContact<T> {
+    /// An exact contact (a closed form): both bounds are the distance.
+    pub(crate) fn exact(
+        point1: Point<T>,
+        point2: Point<T>,
+        normal: UnitVector<T>,
+        dist: T,
+    ) -> Self {
+        LocalContact {
+            point1,
+            point2,
+            normal,
+            dist,
+            lower_bound: dist,
+            upper_bound: dist,
+            quality: ContactQuality::Converged,
+        }
+    }
+
+    /// Shifts the contact by the radii of rounded shapes: the cores' contact grown by `radius1`
+    /// on A's side and `radius2` on B's.
+    pub(crate) fn grown_by(mut self, radius1: T, radius2: T) -> Self {
+        let n = self.normal.into_inner();
+        let r = radius1 + radius2;
+        self.point1 += n * radius1;
+        self.point2 -= n * radius2;
+        self.dist -= r;
+        self.lower_bound -= r;
+        self.upper_bound -= r;
+        self
+    }
+}
+
+/// How a contact was obtained.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ContactQuality {
+    /// Exact to the tolerance of docs/accuracy.md (GJK or EPA converged, or a closed form).
+    #[default]
+    Converged,
+    /// GJK or EPA stopped at its iteration cap; the best estimate.
+    IterationLimit,
+    /// GJK stalled or EPA met a degenerate polytope; the best estimate.
+    Fallback,
+}
+
+/// The outcome of one pair query, with the work it took.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PairOutcome<T: Real> {
+    /// The contact, if the shapes are within the prediction distance.
+    pub contact: Option<LocalContact<T>>,
+    /// GJK iterations.
+    pub gjk_iterations: u32,
+    /// Whether GJK started from the cached simplex.
+    pub warm_started: bool,
+    /// Whether EPA ran.
+    pub epa_ran: bool,
+    /// How the query ended, whether or not it produced a contact: a query that stopped on an
+    /// iteration cap or fell back to an estimate is reported here even when that estimate put
+    /// the pair beyond the prediction distance (then `contact` is `None`). When there is a
+    /// contact, its `quality` is this.
+    pub quality: ContactQuality,
+    /// Whether GJK stalled (rounding on nearly parallel features) and EPA was asked to settle
+    /// the answer. `quality` says whether it did (`Converged`) or the estimate was used
+    /// (`Fallback`).
+    pub gjk_stalled: bool,
+}
+
+impl<T: Real> PairOutcome<T> {
+    /// The outcome of a closed form: exact, no iterations.
+    pub(crate) fn closed_form(contact: Option<LocalContact<T>>) -> Self {
+        PairOutcome {
+            contact,
+            ..PairOutcome::default()
+        }
+    }
+}

@@ -1,0 +1,287 @@
+//! Convex against convex by GJK on the cores, EPA when they overlap (the general path of
+//! [`query_pair`](super::query_pair)).
+//!
+//! 1. GJK runs on the cores with `max_dist = prediction`, warm-started from the pair's
+//!    [`SimplexCache`];
+//! 2. cores apart: the signed distance is exact (rounded shapes included); a contact is
+//!    reported when it is within the prediction distance;
+//! 3. cores overlapping: EPA from GJK's simplex gives the depth, and a face normal of either
+//!    core replaces EPA's normal when it certifies a larger signed distance;
+//! 4. a query that did not converge still returns its best estimate with a [`ContactQuality`]
+//!    saying so — a pair is only reported apart when a certified lower bound says so (no silent
+//!    drop).
+
+use nphase_epa::{EpaOptions, EpaStatus, EpaWorkspace};
+use nphase_gjk::{GjkInput, GjkStatus, MinkowskiDifference, SimplexCache, closest_points};
+use nphase_math::{Point, Real, UnitVector, Vector};
+use nphase_shapes::{Core, FeatureMap, SupportFeature, VertexId};
+use num_traits::Float;
+
+use super::{ContactQuality, LocalContact, PairOutcome};
+
+/// The cores of a pair as GJK sees them (`max_dist` is the prediction distance).
+pub(crate) type CoreInput<'a, T> = GjkInput<'a, Core<'a, T>, Core<'a, T>, T>;
+
+/// The contact of two cores (see the module doc). `epa` and `feature` are scratch space.
+pub(crate) fn convex_contact<T: Real>(
+    input: &CoreInput<'_, T>,
+    cache: &mut SimplexCache<T>,
+    epa: &mut EpaWorkspace<T>,
+    feature: &mut SupportFeature<T>,
+) -> PairOutcome<T> {
+    let (radius1, radius2, prediction) = (input.radius1, input.radius2, input.max_dist);
+    let gjk = closest_points(input, cache);
+    let curved = is_curved(input.shape1) || is_curved(input.shape2);
+    let epa_options = EpaOptions {
+        curved,
+        ..EpaOptions::default()
+    };
+    let mut outcome = PairOutcome {
+        gjk_iterations: gjk.stats.iterations,
+        warm_started: gjk.stats.warm_started,
+        ..PairOutcome::default()
+    };
+    // An estimate that did not converge is reported as a contact whenever its certified lower
+    // bound is within the prediction (never a silent "apart"); its distance is then clamped to
+    // the prediction, which lies within the certified bounds, so that a contact never reports a
+    // distance beyond the prediction it was asked for (found by fuzzing: a stalled estimate of
+    // 1e-4 returned for a prediction of 0).
+    let separated = |c: &nphase_gjk::ClosestPoints<T>, quality| LocalContact {
+        point1: c.point1,
+        point2: c.point2,
+        normal: c.normal,
+        dist: Float::min(c.distance, prediction),
+        lower_bound: c.lower_bound,
+        upper_bound: c.upper_bound,
+        quality,
+    };
+    outcome.contact = match gjk.status {
+        GjkStatus::BeyondMaxDist(_) => None,
+        GjkStatus::Separated(c) => {
+            (c.distance <= prediction).then(|| separated(&c, ContactQuality::Converged))
+        }
+        GjkStatus::IterationLimit(c) => {
+            outcome.quality = ContactQuality::IterationLimit;
+            (c.lower_bound <= prediction).then(|| separated(&c, ContactQuality::IterationLimit))
+        }
+        GjkStatus::Stalled { estimate, simplex } => {
+            outcome.gjk_stalled = true;
+            // Rounding stalled GJK on nearly parallel features: EPA, whose normals come from
+            // explicit faces, settles the signed distance from the same simplex. Its answer is
+            // kept when it converged within GJK's bounds (up to rounding).
+            outcome.epa_ran = true;
+            let epa = nphase_epa::penetration(input, &simplex, &epa_options, epa);
+            // Rounding scales with the size of the Minkowski difference, not with the distance.
+            let size = simplex
+                .vertices()
+                .iter()
+                .fold(T::zero(), |m, v| Float::max(m, v.w.norm()));
+            let slack = T::TOLERANCES.gjk_relative_gap * (size + radius1 + radius2);
+            let within =
+                |d: T| d <= estimate.upper_bound + slack && d >= estimate.lower_bound - slack;
+            match epa.status {
+                EpaStatus::Converged(p) if within(-p.depth) => {
+                    let settled = {
+                        // EPA's normal and distance settle the answer. Its witness pair comes from
+                        // a face's barycentric point, which is off `dist·n` when the origin lies
+                        // outside the polytope near an edge, and GJK's pair may lean too. The pair
+                        // with the smaller mismatch is aligned with EPA's normal: each point moves
+                        // by half the (small, tangential) mismatch, which keeps it on its surface
+                        // to second order.
+                        let mut c = penetration_contact(&p, ContactQuality::Converged);
+                        let n = c.normal.into_inner();
+                        let mismatch = |p1: &Point<T>, p2: &Point<T>| (p2 - p1) - n * c.dist;
+                        let m_gjk = mismatch(&estimate.point1, &estimate.point2);
+                        let m_epa = mismatch(&c.point1, &c.point2);
+                        let (p1, p2, m) = if m_gjk.norm() < m_epa.norm() {
+                            (estimate.point1, estimate.point2, m_gjk)
+                        } else {
+                            (c.point1, c.point2, m_epa)
+                        };
+                        let half = m * T::lit(0.5);
+                        c.point1 = p1 + half;
+                        c.point2 = p2 - half;
+                        snap_to_face_normal(input, &mut c, feature);
+                        c
+                    };
+                    // The snapped normal can certify a slightly larger distance: the contact is
+                    // reported only within the prediction (GJK did not prove an overlap here).
+                    (settled.dist <= prediction).then_some(settled)
+                }
+                _ => {
+                    // EPA could not settle it (the cores are apart: its polytope does not
+                    // enclose the origin). GJK's own certified bounds may already be within
+                    // the accuracy docs/accuracy.md promises (ten times `Tolerances::accuracy`) —
+                    // rounding stalled it short of its much tighter internal gap (f32 on curved
+                    // shapes far apart) — and then the estimate is a converged answer;
+                    // otherwise it is a fallback.
+                    let certified = estimate.upper_bound - estimate.lower_bound
+                        <= T::lit(10.0) * T::TOLERANCES.accuracy * (size + radius1 + radius2);
+                    let quality = if certified {
+                        ContactQuality::Converged
+                    } else {
+                        ContactQuality::Fallback
+                    };
+                    outcome.quality = quality;
+                    (estimate.lower_bound <= prediction).then(|| separated(&estimate, quality))
+                }
+            }
+        }
+        GjkStatus::Intersecting(simplex) => {
+            outcome.epa_ran = true;
+            let epa = nphase_epa::penetration(input, &simplex, &epa_options, epa);
+            let quality = match epa.status {
+                EpaStatus::Converged(_) => ContactQuality::Converged,
+                EpaStatus::IterationLimit(_) => ContactQuality::IterationLimit,
+                EpaStatus::Degenerate(_) => ContactQuality::Fallback,
+            };
+            outcome.quality = quality;
+            let mut contact = penetration_contact(epa.status.penetration(), quality);
+            if quality == ContactQuality::Fallback {
+                best_sampled_axis(input, &mut contact);
+            }
+            snap_to_face_normal(input, &mut contact, feature);
+            // GJK found the cores overlapping or touching (within its touch tolerance), so the
+            // shapes are within the prediction distance; a flat or touching start can leave
+            // EPA's signed depth a rounding error on the separated side (a "distance" of
+            // ~ε·size). Clamp it, so that a contact never reports a distance beyond the
+            // prediction it was asked for (the pipeline would drop all its points).
+            contact.dist = Float::min(contact.dist, prediction);
+            Some(contact)
+        }
+    };
+    outcome
+}
+
+/// Replaces EPA's normal by a face normal of either core when that certifies a larger signed
+/// distance.
+///
+/// EPA's normals are planes through points of the Minkowski difference, each computed with a
+/// rounding error of ~ε·size; on a sliver (a near-degenerate hull, a thin triangle) the plane
+/// through them tilts by ~ε·length/width, and along the sliver's length that tilt is a support
+/// gap far beyond the accuracy. The shapes' own face normals are exact. Every direction `c`
+/// gives a certified lower bound on the signed distance (the support gap along it), so a face
+/// normal whose gap exceeds the reported distance is strictly closer to the truth: the contact
+/// takes it, and B's witness is placed at A's along it.
+fn snap_to_face_normal<T: Real>(
+    input: &CoreInput<'_, T>,
+    contact: &mut LocalContact<T>,
+    feature: &mut SupportFeature<T>,
+) {
+    // The support gap along c (A → B): D = A − B's support along c is the pair of A's top and
+    // B's bottom along c, so −(D's support)·c is how far B's bottom lies beyond A's top.
+    let gap = |c: &Vector<T>| {
+        let w = MinkowskiDifference::new(input.shape1, input.shape2, &input.pos12).support(
+            c,
+            VertexId::NONE,
+            VertexId::NONE,
+        );
+        -w.w.dot(c) - input.radius1 - input.radius2
+    };
+    let n = contact.normal.into_inner();
+    input.shape1.local_support_feature(&n, feature);
+    let face1 = (feature.vertices.len() >= 3).then_some(feature.normal.into_inner());
+    let n2 = input.pos12.rotation.inverse_transform_vector(&-n);
+    input.shape2.local_support_feature(&n2, feature);
+    let face2 = (feature.vertices.len() >= 3)
+        .then(|| -(input.pos12.rotation * feature.normal.into_inner()));
+    let cos_flat = Float::cos(T::lit(nphase_shapes::FLAT_FEATURE_ANGLE));
+    // Only a face beside the normal: its plane is the contact's plane up to rounding.
+    let candidates = [face1, face2]
+        .into_iter()
+        .flatten()
+        .filter(|c| c.dot(&n) > cos_flat);
+    let mut best: Option<(Vector<T>, T)> = None;
+    for c in candidates {
+        // The current normal's own certificate is computed once, and only when a face is near.
+        let floor = match best {
+            Some((_, b)) => b,
+            None => gap(&n),
+        };
+        let g = gap(&c);
+        if g > floor {
+            best = Some((c, g));
+        } else if best.is_none() {
+            best = Some((n, floor));
+        }
+    }
+    if let Some((c, g)) = best.filter(|(c, _)| *c != n) {
+        let c = UnitVector::new_normalize(c);
+        contact.point1 += (c.into_inner() - n) * input.radius1;
+        contact.point2 = contact.point1 + c.into_inner() * g;
+        contact.normal = c;
+        contact.dist = g;
+        // The gap along c is a certified lower bound; EPA's upper bound stays (rounding aside,
+        // it is above g).
+        contact.lower_bound = Float::max(contact.lower_bound, g);
+        contact.upper_bound = Float::max(contact.upper_bound, g);
+    }
+}
+
+/// The fallback when EPA's polytope broke down (a very thin or long Minkowski difference in
+/// f32): its estimate is not certified and can be anything — found by fuzzing: a ball on the
+/// axis of a cylinder 14 000 long came out 7 213 *apart* while GJK had proven the overlap.
+///
+/// Every direction `c` certifies a lower bound on the signed distance, the support gap along it;
+/// the best of a few candidates — EPA's normal, the axes of both shapes, the line between their
+/// origins — is taken. It may overstate the depth, never hide the overlap, and is reported as a
+/// `Fallback` (and counted by the pipeline).
+fn best_sampled_axis<T: Real>(input: &CoreInput<'_, T>, contact: &mut LocalContact<T>) {
+    let md = MinkowskiDifference::new(input.shape1, input.shape2, &input.pos12);
+    let gap = |c: &Vector<T>| {
+        let w = md.support(c, VertexId::NONE, VertexId::NONE);
+        (-w.w.dot(c) - input.radius1 - input.radius2, w)
+    };
+    let rotation = input.pos12.rotation;
+    let mut candidates: arrayvec::ArrayVec<Vector<T>, 16> = arrayvec::ArrayVec::new();
+    candidates.push(contact.normal.into_inner());
+    for i in 0..3 {
+        let axis = Vector::ith(i, T::one());
+        candidates.push(axis);
+        candidates.push(rotation * axis);
+    }
+    if let Some(centres) = nphase_math::normalize_robust(&input.pos12.translation.vector) {
+        candidates.push(centres.into_inner());
+    }
+    let mut best: Option<(Vector<T>, T, nphase_gjk::SimplexVertex<T>)> = None;
+    for axis in candidates {
+        for c in [axis, -axis] {
+            let (g, w) = gap(&c);
+            if best.as_ref().is_none_or(|(_, b, _)| g > *b) {
+                best = Some((c, g, w));
+            }
+        }
+    }
+    if let Some((c, g, w)) = best {
+        contact.normal = UnitVector::new_normalize(c);
+        contact.dist = g;
+        // g is certified below; GJK proved the cores overlap (up to its touch tolerance), so
+        // the signed distance is at most minus the radii.
+        contact.lower_bound = g;
+        contact.upper_bound = Float::max(g, -(input.radius1 + input.radius2));
+        contact.point1 = w.a + c * input.radius1;
+        contact.point2 = w.b - c * input.radius2;
+    }
+}
+
+/// Whether a core has a curved support function (EPA converges on it only to a looser
+/// tolerance). Balls and capsules are exact through their point and segment cores.
+fn is_curved<T: Real>(core: &Core<'_, T>) -> bool {
+    matches!(core, Core::Cylinder(_) | Core::Cone(_))
+}
+
+/// EPA's answer as a contact; its certified gap bounds the depth on both sides.
+fn penetration_contact<T: Real>(
+    p: &nphase_epa::Penetration<T>,
+    quality: ContactQuality,
+) -> LocalContact<T> {
+    LocalContact {
+        point1: p.point1,
+        point2: p.point2,
+        normal: p.normal,
+        dist: -p.depth,
+        lower_bound: -p.depth - p.gap,
+        upper_bound: -p.depth + p.gap,
+        quality,
+    }
+}

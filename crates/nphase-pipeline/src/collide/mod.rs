@@ -1,0 +1,100 @@
+//! The pair layer: the contact of two shapes in A's frame, one routine per pair of kinds.
+//!
+//! [`query_pair`] dispatches on the pair's kinds (shapes reduced to their *cores*: a ball is a
+//! point core with a radius, a capsule a segment core, a rounded shape its inner shape):
+//!
+//! * ball–ball: the centre line ([`ball_ball`](ball_ball::ball_ball)), exact;
+//! * point core–cuboid core, either order (ball–box, ball–rounded box): the clamped point
+//!   ([`cuboid_point`](point_box::cuboid_point)), exact;
+//! * cuboid core–cuboid core: when they overlap, the separating-axis test gives the exact depth
+//!   ([`cuboid_penetration`](cuboid_sat::cuboid_penetration)); when a separating axis shows
+//!   them apart, GJK measures the distance (next branch);
+//! * everything else: GJK on the cores, EPA when they overlap
+//!   ([`convex_contact`](convex_gjk::convex_contact)), warm-started from the pair's
+//!   [`SimplexCache`].
+//!
+//! Every routine answers in A's frame: A at the origin, B at `pos12`, the normal from A toward
+//! B, the distance signed (negative when penetrating). A contact is reported when the signed
+//! distance is at most the prediction distance; a query that did not converge still reports
+//! its best estimate, with a [`ContactQuality`] saying so.
+
+mod ball_ball;
+mod contact;
+mod convex_gjk;
+mod cuboid_sat;
+mod point_box;
+
+pub use contact::{ContactQuality, LocalContact, PairOutcome};
+
+use nphase_gjk::{GjkInput, GjkOptions, SimplexCache};
+use nphase_math::{Isometry, Point, Real};
+use nphase_shapes::{Core, Shape};
+
+use crate::PairWorkspace;
+
+/// Queries shape A (at the origin) against shape B at `pos12`: the contact if their signed
+/// distance is at most `prediction` (≥ 0). `cache` warm-starts GJK and is updated; see the
+/// module doc for the branches.
+pub fn query_pair<T: Real>(
+    shape1: &Shape<T>,
+    shape2: &Shape<T>,
+    pos12: &Isometry<T>,
+    prediction: T,
+    cache: &mut SimplexCache<T>,
+    workspace: &mut PairWorkspace<T>,
+) -> PairOutcome<T> {
+    if let (Shape::Ball(b1), Shape::Ball(b2)) = (shape1, shape2) {
+        let t = &pos12.translation.vector;
+        return PairOutcome::closed_form(ball_ball::ball_ball(
+            b1.radius(),
+            b2.radius(),
+            t,
+            prediction,
+        ));
+    }
+    let (core1, radius1) = shape1.core();
+    let (core2, radius2) = shape2.core();
+    match (&core1, &core2) {
+        (Core::Cuboid(c), Core::Point) => {
+            let t = &pos12.translation.vector;
+            let contact =
+                point_box::cuboid_point(&c.half_extents(), radius1, t, radius2, prediction);
+            return PairOutcome::closed_form(contact);
+        }
+        (Core::Point, Core::Cuboid(c)) => {
+            // In B's frame, where the cuboid sits at the origin, then back with A and B swapped.
+            let center1 = pos12.inverse_transform_point(&Point::origin());
+            let contact = point_box::cuboid_point(
+                &c.half_extents(),
+                radius2,
+                &center1.coords,
+                radius1,
+                prediction,
+            )
+            .map(|c| LocalContact {
+                point1: pos12 * c.point2,
+                point2: pos12 * c.point1,
+                normal: -(pos12.rotation * c.normal),
+                ..c
+            });
+            return PairOutcome::closed_form(contact);
+        }
+        (Core::Cuboid(a), Core::Cuboid(b)) => {
+            if let Some(contact) = cuboid_sat::cuboid_penetration(a, b, pos12) {
+                let contact = contact.grown_by(radius1, radius2);
+                return PairOutcome::closed_form((contact.dist <= prediction).then_some(contact));
+            }
+        }
+        _ => {}
+    }
+    let input = GjkInput {
+        shape1: &core1,
+        radius1,
+        shape2: &core2,
+        radius2,
+        pos12: *pos12,
+        max_dist: prediction,
+        options: GjkOptions::default(),
+    };
+    convex_gjk::convex_contact(&input, cache, &mut workspace.epa, &mut workspace.feature)
+}
