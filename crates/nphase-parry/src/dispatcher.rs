@@ -4,7 +4,7 @@
 //!
 //! * both are convex shapes nphase takes ([`to_nphase`](crate::to_nphase)'s list) and the
 //!   input is finite: nphase answers — contact manifolds (persistent: the pair's converted
-//!   shapes and GJK's warm-start cache live in parry's per-pair workspace, see
+//!   shapes and nphase's `PairState` live in parry's per-pair workspace, see
 //!   `pair_workspace`), one-shot `contact`, `distance`, `closest_points` and
 //!   `intersection_test`;
 //! * a convex shape nphase refused (a NaN radius, a hull nphase cannot build), a non-finite
@@ -23,7 +23,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use nphase_math::Isometry;
-use nphase_pipeline::query as nq;
+use nphase_pipeline::{PairInput, PairState, query as nq};
 use nphase_shapes::Shape;
 use parry3d_031::math::{Pose, Real, Vector};
 use parry3d_031::query::details::ShapeCastOptions;
@@ -37,7 +37,7 @@ use parry3d_031::shape as ps;
 use crate::glam_nalgebra::{point_from_na, pose_is_finite, pose_to_na, vector_from_na};
 use crate::hull_cache::HullCache;
 use crate::pair_workspace::NphasePair;
-use crate::parry_manifold::{PairInput, PairReport, collide_into};
+use crate::parry_manifold::{PairReport, collide_into};
 use crate::shape_conversion::{convert_with, source_key};
 
 /// parry 0.31's query dispatcher with nphase on convex pairs (see the module doc).
@@ -224,8 +224,9 @@ impl QueryDispatcher for Dispatcher {
         DefaultQueryDispatcher.distance(pos12, g1, g2)
     }
 
-    /// The contact in A's frame (parry's meaning: `normal1` on A toward B, `dist` negative
-    /// when penetrating).
+    /// The contact with parry's meaning: `point1` and `normal1` in A's frame (`normal1` from A
+    /// toward B), `point2` and `normal2 = −normal1` in B's frame, `dist` negative when
+    /// penetrating.
     fn contact(
         &self,
         pos12: &Pose,
@@ -246,7 +247,7 @@ impl QueryDispatcher for Dispatcher {
             return Ok(c.map(|c| {
                 Contact::new(
                     point_from_na(&c.point1),
-                    point_from_na(&c.point2),
+                    point_from_na(&q.pos12.inverse_transform_point(&c.point2)),
                     vector_from_na(&c.normal1.into_inner()),
                     pos12.rotation.inverse() * vector_from_na(&c.normal2.into_inner()),
                     c.dist,
@@ -354,10 +355,10 @@ where
                 let input = PairInput {
                     shape1: ready.shape1,
                     shape2: ready.shape2,
-                    pos12,
+                    pos12: pose_to_na(pos12),
                     prediction,
                 };
-                let report = collide_into(&input, ready.cache, &mut manifolds[0]);
+                let report = collide_into(&input, ready.state, &mut manifolds[0]);
                 self.count_pair(report);
                 return Ok(());
             }
@@ -387,11 +388,10 @@ where
             let input = PairInput {
                 shape1: &q.shape1,
                 shape2: &q.shape2,
-                pos12,
+                pos12: q.pos12,
                 prediction,
             };
-            let mut cold = nphase_gjk::SimplexCache::EMPTY;
-            let report = collide_into(&input, &mut cold, manifold);
+            let report = collide_into(&input, &mut PairState::new(), manifold);
             self.count_pair(report);
             return Ok(());
         }

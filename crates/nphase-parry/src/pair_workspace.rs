@@ -4,12 +4,12 @@
 //! as long as the pair (rapier keeps one per contact pair, and drops it when a collider's shape
 //! changes). parry's convex pairs leave it empty; nphase stores [`NphasePair`] there: the two
 //! converted shapes (each with the [`SourceKey`] it was made from, so hulls are converted once,
-//! and a round shape's `Arc` is not rebuilt every frame) and GJK's warm-start cache.
+//! and a round shape's `Arc` is not rebuilt every frame) and nphase's `PairState` (GJK's warm-start cache).
 //!
 //! This is one small heap allocation per pair, made when the pair first reaches the
 //! narrowphase; parry's workspace type (`Box<dyn WorkspaceData>`) leaves no other choice.
 
-use nphase_gjk::SimplexCache;
+use nphase_pipeline::PairState;
 use nphase_shapes::Shape;
 use parry3d_031::query::{ContactManifoldsWorkspace, TypedWorkspaceData, WorkspaceData};
 use parry3d_031::shape as ps;
@@ -21,8 +21,8 @@ use crate::shape_conversion::{ConversionError, SourceKey, convert_with};
 #[derive(Clone, Debug)]
 pub(crate) struct NphasePair {
     shapes: [Option<Resolved>; 2],
-    /// GJK's warm start, valid for the shapes in `shapes`.
-    pub(crate) cache: SimplexCache<f32>,
+    /// nphase's per-pair state (GJK's warm start), valid for the shapes in `shapes`.
+    state: PairState<f32>,
 }
 
 /// A converted shape (or nphase's refusal) and what it was converted from.
@@ -36,7 +36,7 @@ impl Default for NphasePair {
     fn default() -> Self {
         NphasePair {
             shapes: [None, None],
-            cache: SimplexCache::EMPTY,
+            state: PairState::new(),
         }
     }
 }
@@ -64,10 +64,10 @@ impl NphasePair {
         workspace.as_mut()?.0.downcast_mut::<NphasePair>()
     }
 
-    /// The two shapes as nphase shapes, with the warm-start cache, for parry shapes whose
+    /// The two shapes as nphase shapes, with the pair's state, for parry shapes whose
     /// [`SourceKey`]s are `keys`: converted when the pair first meets them or when a parry
-    /// shape changed; a change also empties the warm-start cache, whose vertex ids name the old
-    /// shape's vertices. `Err` names a shape nphase refused.
+    /// shape changed; a change also resets the pair's state, whose warm-start vertex ids name
+    /// the old shape's vertices. `Err` names a shape nphase refused.
     pub(crate) fn resolve(
         &mut self,
         keys: [SourceKey; 2],
@@ -85,13 +85,13 @@ impl NphasePair {
             }
         }
         if changed {
-            self.cache = SimplexCache::EMPTY;
+            self.state = PairState::new();
         }
         match &self.shapes {
             [Some(a), Some(b)] => Ok(Ready {
                 shape1: a.shape.as_ref()?,
                 shape2: b.shape.as_ref()?,
-                cache: &mut self.cache,
+                state: &mut self.state,
             }),
             // Both slots were filled above.
             _ => Err(&UNRESOLVED),
@@ -104,9 +104,9 @@ static UNRESOLVED: ConversionError = ConversionError::NotConvex {
     shape_type: ps::ShapeType::Custom,
 };
 
-/// A pair's converted shapes and warm-start cache, ready for nphase.
+/// A pair's converted shapes and state, ready for nphase.
 pub(crate) struct Ready<'a> {
     pub(crate) shape1: &'a Shape<f32>,
     pub(crate) shape2: &'a Shape<f32>,
-    pub(crate) cache: &'a mut SimplexCache<f32>,
+    pub(crate) state: &'a mut PairState<f32>,
 }

@@ -1,46 +1,33 @@
 //! One convex pair through nphase, written into parry's `ContactManifold`.
 //!
-//! 1. nphase's pair query in A's frame, warm-started from the pair's cache
-//!    ([`nphase_pipeline::query_pair`]), then its manifold ([`nphase_pipeline::build_manifold`]):
-//!    up to four points, each in its shape's local frame, with signed distances along the
-//!    normal from A toward B; points are kept up to the prediction distance.
+//! 1. nphase's per-pair unit ([`nphase_pipeline::update_manifold`]): the pair's contact in A's
+//!    frame, warm-started from its [`PairState`], and its manifold — up to four points, each in
+//!    its shape's local frame, with signed distances along the normal from A toward B, kept up
+//!    to the prediction distance.
 //! 2. Each point's `(fid1, fid2)` from the features it lies on ([`crate::feature_ids`]).
 //! 3. The engine's per-point data (`TrackedContact::data`: rapier's impulses, tangent impulses
 //!    and warm-start fields) is carried over from last frame's point with the same
 //!    `(fid1, fid2)`, as parry's `ContactManifold::match_contacts` does; a new point gets
-//!    `Default::default()`.
+//!    `Default::default()`. (nphase's own carry-over of `normal_impulse` by id is not used:
+//!    rapier keeps its impulses in parry's points, and needs more than the normal impulse.)
 //! 4. `local_n1` is nphase's normal (A's frame), `local_n2 = −normal` in B's frame. A pair
 //!    beyond the prediction distance leaves no points and keeps last frame's normals.
 //!
-//! Scratch space (EPA's polytope, clipping buffers, supporting features) is per thread and
-//! reused, so a pair allocates nothing once the buffers have grown.
+//! Scratch space (EPA's polytope, clipping buffers, supporting features, nphase's manifold) is
+//! per thread and reused, so a pair allocates nothing once the buffers have grown.
 
 use std::cell::RefCell;
 
 use arrayvec::ArrayVec;
-use nphase_gjk::SimplexCache;
-use nphase_math::Isometry;
 use nphase_pipeline::{
-    ContactPoint, ContactQuality, MAX_MANIFOLD_POINTS, ManifoldWorkspace, PairWorkspace,
-    build_manifold, query_pair,
+    ContactManifold as NphaseManifold, ContactQuality, MAX_MANIFOLD_POINTS, PairInput, PairState,
+    PairWorkspace, update_manifold,
 };
-use nphase_shapes::Shape;
-use parry3d_031::math::{Pose, Real};
 use parry3d_031::query::{ContactManifold, TrackedContact};
 use parry3d_031::shape::PackedFeatureId;
 
 use crate::feature_ids::SupportingFeatures;
-use crate::glam_nalgebra::{point_from_na, pose_to_na, vector_from_na};
-
-/// A convex pair's input: both shapes converted, B's pose in A's frame, the prediction.
-pub(crate) struct PairInput<'a> {
-    pub(crate) shape1: &'a Shape<f32>,
-    pub(crate) shape2: &'a Shape<f32>,
-    /// B's pose in A's frame, parry's form.
-    pub(crate) pos12: &'a Pose,
-    /// Points up to this far apart are kept (≥ 0).
-    pub(crate) prediction: Real,
-}
+use crate::glam_nalgebra::{point_from_na, vector_from_na};
 
 /// How the pair query went, for the dispatcher's statistics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,9 +44,9 @@ pub(crate) struct PairReport {
 #[derive(Debug, Default)]
 struct Scratch {
     pair: PairWorkspace<f32>,
-    manifold: ManifoldWorkspace<f32>,
+    /// nphase's manifold of the pair at hand (emptied before each pair: see the module doc).
+    manifold: NphaseManifold<f32>,
     features: SupportingFeatures,
-    points: ArrayVec<ContactPoint<f32>, MAX_MANIFOLD_POINTS>,
 }
 
 thread_local! {
@@ -68,61 +55,46 @@ thread_local! {
 
 /// Runs the pair (see the module doc) and writes its manifold into `manifold`.
 pub(crate) fn collide_into<M, C: Copy + Default>(
-    input: &PairInput<'_>,
-    cache: &mut SimplexCache<f32>,
+    input: &PairInput<'_, f32>,
+    state: &mut PairState<f32>,
     manifold: &mut ContactManifold<M, C>,
 ) -> PairReport {
     SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-        Ok(mut scratch) => collide_with(input, cache, manifold, &mut scratch),
+        Ok(mut scratch) => collide_with(input, state, manifold, &mut scratch),
         // Only a re-entrant call (a dispatcher calling itself from inside a query) finds the
         // scratch taken; it gets its own.
-        Err(_) => collide_with(input, cache, manifold, &mut Scratch::default()),
+        Err(_) => collide_with(input, state, manifold, &mut Scratch::default()),
     })
 }
 
 fn collide_with<M, C: Copy + Default>(
-    input: &PairInput<'_>,
-    cache: &mut SimplexCache<f32>,
+    input: &PairInput<'_, f32>,
+    state: &mut PairState<f32>,
     manifold: &mut ContactManifold<M, C>,
     scratch: &mut Scratch,
 ) -> PairReport {
-    let pos12: Isometry<f32> = pose_to_na(input.pos12);
-    let outcome = query_pair(
-        input.shape1,
-        input.shape2,
-        &pos12,
-        input.prediction,
-        cache,
-        &mut scratch.pair,
-    );
+    scratch.manifold.points.clear();
+    let outcome = update_manifold(input, state, &mut scratch.manifold, &mut scratch.pair);
     let mut report = PairReport {
         inexact: outcome.quality != ContactQuality::Converged,
         points: 0,
         carried: 0,
     };
-    scratch.points.clear();
-    let Some(contact) = outcome.contact else {
+    let points = &scratch.manifold.points;
+    if points.is_empty() {
         manifold.points.clear();
         return report;
-    };
-    build_manifold(
-        input.shape1,
-        input.shape2,
-        &pos12,
-        &contact,
-        input.prediction,
-        &mut scratch.manifold,
-        &mut scratch.points,
-    );
+    }
+    let normal1 = scratch.manifold.local_normal1;
     scratch
         .features
-        .find(input.shape1, input.shape2, &pos12, &contact.normal);
+        .find(input.shape1, input.shape2, &input.pos12, &normal1);
     let mut ids = [(PackedFeatureId::UNKNOWN, PackedFeatureId::UNKNOWN); MAX_MANIFOLD_POINTS];
-    let ids = &mut ids[..scratch.points.len()];
-    scratch.features.ids(&scratch.points, ids);
+    let ids = &mut ids[..points.len()];
+    scratch.features.ids(points, ids);
 
     let mut fresh: ArrayVec<TrackedContact<C>, MAX_MANIFOLD_POINTS> = ArrayVec::new();
-    for (p, &(fid1, fid2)) in scratch.points.iter().zip(ids.iter()) {
+    for (p, &(fid1, fid2)) in points.iter().zip(ids.iter()) {
         let mut tracked = TrackedContact::new(
             point_from_na(&p.local_point1),
             point_from_na(&p.local_point2),
@@ -143,8 +115,8 @@ fn collide_with<M, C: Copy + Default>(
     report.points = fresh.len() as u8;
     manifold.points.clear();
     manifold.points.extend(fresh);
-    let n1 = vector_from_na(&contact.normal.into_inner());
-    manifold.local_n1 = n1;
-    manifold.local_n2 = input.pos12.rotation.inverse() * -n1;
+    let n1 = normal1.into_inner();
+    manifold.local_n1 = vector_from_na(&n1);
+    manifold.local_n2 = vector_from_na(&input.pos12.rotation.inverse_transform_vector(&-n1));
     report
 }

@@ -8,100 +8,18 @@
 //! ties between two vertices with probability zero, and the test counts how many directions
 //! were closer to a tie than the tolerance, to show that the sample does not hide one.
 
+mod common;
+
+use common::shapes::{random_shapes, vector};
 use nphase_parry::{AsParry, to_nphase};
 use nphase_shapes::SupportMap as _;
 use parry3d_031::math::Vector;
-use parry3d_031::shape::{self as ps, SupportMap as _};
-use rand::{Rng, SeedableRng};
+use parry3d_031::shape::SupportMap as _;
+use rand::SeedableRng;
 use rand_pcg::Pcg64;
 
 const TRIALS: usize = 200;
 const DIRECTIONS: usize = 50;
-
-fn vector(rng: &mut Pcg64, range: f32) -> Vector {
-    Vector::new(
-        rng.random_range(-range..range),
-        rng.random_range(-range..range),
-        rng.random_range(-range..range),
-    )
-}
-
-fn size(rng: &mut Pcg64) -> f32 {
-    rng.random_range(0.05..2.0)
-}
-
-/// A random shape of each convex type parry 0.31 has, named for the failure message.
-fn random_shapes(rng: &mut Pcg64) -> Vec<(&'static str, Box<dyn ps::Shape>)> {
-    let cloud: Vec<Vector> = (0..rng.random_range(4..40))
-        .map(|_| vector(rng, 1.5))
-        .collect();
-    let hull = ps::ConvexPolyhedron::from_convex_hull(&cloud).expect("a random cloud is 3-d");
-    let half = Vector::new(size(rng), size(rng), size(rng));
-    let triangle = ps::Triangle::new(vector(rng, 1.0), vector(rng, 1.0), vector(rng, 1.0));
-    let round = |rng: &mut Pcg64| rng.random_range(0.0..0.5);
-    vec![
-        ("ball", Box::new(ps::Ball::new(size(rng)))),
-        ("cuboid", Box::new(ps::Cuboid::new(half))),
-        (
-            "capsule_y",
-            Box::new(ps::Capsule::new_y(size(rng), size(rng))),
-        ),
-        (
-            "capsule",
-            Box::new(ps::Capsule::new(
-                vector(rng, 1.0),
-                vector(rng, 1.0),
-                size(rng),
-            )),
-        ),
-        (
-            "cylinder",
-            Box::new(ps::Cylinder::new(size(rng), size(rng))),
-        ),
-        ("cone", Box::new(ps::Cone::new(size(rng), size(rng)))),
-        (
-            "segment",
-            Box::new(ps::Segment::new(vector(rng, 1.0), vector(rng, 1.0))),
-        ),
-        ("triangle", Box::new(triangle)),
-        ("convex_polyhedron", Box::new(hull.clone())),
-        (
-            "round_cuboid",
-            Box::new(ps::RoundCuboid {
-                inner_shape: ps::Cuboid::new(half),
-                border_radius: round(rng),
-            }),
-        ),
-        (
-            "round_cylinder",
-            Box::new(ps::RoundCylinder {
-                inner_shape: ps::Cylinder::new(size(rng), size(rng)),
-                border_radius: round(rng),
-            }),
-        ),
-        (
-            "round_cone",
-            Box::new(ps::RoundCone {
-                inner_shape: ps::Cone::new(size(rng), size(rng)),
-                border_radius: round(rng),
-            }),
-        ),
-        (
-            "round_triangle",
-            Box::new(ps::RoundTriangle {
-                inner_shape: triangle,
-                border_radius: round(rng),
-            }),
-        ),
-        (
-            "round_convex_polyhedron",
-            Box::new(ps::RoundConvexPolyhedron {
-                inner_shape: hull,
-                border_radius: round(rng),
-            }),
-        ),
-    ]
-}
 
 #[test]
 fn every_convex_shape_keeps_its_support_points() {
@@ -143,7 +61,7 @@ fn every_convex_shape_keeps_its_support_points() {
             }
         }
     }
-    assert_eq!(compared, TRIALS * DIRECTIONS * 14);
+    assert_eq!(compared, TRIALS * DIRECTIONS * common::shapes::CONVEX_TYPES);
     eprintln!("{compared} support points, worst relative error {worst:e}, {near_ties} near ties");
 }
 

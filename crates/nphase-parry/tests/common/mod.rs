@@ -2,3 +2,4 @@
 #![allow(dead_code)] // each test binary uses part of it
 
 pub mod scenes;
+pub mod shapes;
