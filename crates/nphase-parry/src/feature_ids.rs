@@ -117,3 +117,81 @@ fn edge_code(i: u32, j: u32) -> u32 {
         (x as u32) & CODE_MASK
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nphase_math::Vector;
+    use nphase_shapes::Cuboid;
+
+    /// The top face of a unit box (face 2, vertices 2, 3, 6, 7 in nphase's numbering).
+    fn top_face() -> SupportFeature<f32> {
+        let mut f = SupportFeature::default();
+        let cube = Shape::Cuboid(Cuboid::new(Vector::new(0.5, 0.5, 0.5)).expect("valid"));
+        cube.local_support_feature(&Vector::y(), &mut f);
+        f
+    }
+
+    /// A corner is its vertex, a point on an edge that edge (the same code from either end),
+    /// a point inside the face the face; within the tolerance, not beyond.
+    #[test]
+    fn points_land_on_the_smallest_feature() {
+        let f = top_face();
+        let corner = f.vertices[0];
+        let next = f.vertices[1];
+        assert_eq!(
+            locate(&f, &corner),
+            PackedFeatureId::vertex(f.vertex_ids[0])
+        );
+        let nudge = Vector::new(2e-5, 0.0, 2e-5);
+        assert!(
+            locate(&f, &(corner + nudge)).is_vertex(),
+            "within 1e-4 × size"
+        );
+        let mid = Point::from((corner.coords + next.coords) / 2.0);
+        let edge = locate(&f, &mid);
+        assert_eq!(
+            edge,
+            PackedFeatureId::edge(edge_code(f.vertex_ids[1], f.vertex_ids[0]))
+        );
+        let centre = Point::new(0.1, 0.5, -0.2);
+        assert_eq!(locate(&f, &centre), PackedFeatureId::face(2));
+    }
+
+    /// Large vertex ids still give valid 30-bit codes (parry asserts on the header bits), the
+    /// same for both orders.
+    #[test]
+    fn edge_codes_fit_parrys_30_bits() {
+        for (i, j) in [(0, 1), (5, 32_767), (40_000, 3), (u32::MAX, u32::MAX - 1)] {
+            let code = edge_code(i, j);
+            assert_eq!(code, edge_code(j, i));
+            assert_eq!(code & !CODE_MASK, 0);
+        }
+        assert_ne!(edge_code(0, 1), edge_code(0, 2));
+    }
+
+    /// Two points on the same pair of features get distinct ids (the later one takes nphase's).
+    #[test]
+    fn duplicates_are_told_apart() {
+        let mut features = SupportingFeatures::default();
+        let cube = Shape::Cuboid(Cuboid::new(Vector::new(0.5, 0.5, 0.5)).expect("valid"));
+        let pos12 = Isometry::translation(0.0, 0.99, 0.0);
+        features.find(&cube, &cube, &pos12, &Vector::y_axis());
+        let point = |x: f32, id: u32| ContactPoint {
+            local_point1: Point::new(x, 0.5, 0.0),
+            local_point2: Point::new(x, -0.49, 0.1),
+            dist: -0.01,
+            id,
+            normal_impulse: 0.0,
+            persisted: false,
+        };
+        let points = [point(0.1, 7), point(0.2, 9)];
+        let mut ids = [(PackedFeatureId::UNKNOWN, PackedFeatureId::UNKNOWN); 2];
+        features.ids(&points, &mut ids);
+        assert_eq!(ids[0], (PackedFeatureId::face(2), PackedFeatureId::face(3)));
+        assert_eq!(
+            ids[1],
+            (PackedFeatureId::face(2), PackedFeatureId::vertex(9))
+        );
+    }
+}

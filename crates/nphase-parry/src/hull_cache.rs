@@ -23,17 +23,13 @@ use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::{Arc, Mutex};
 
-use nphase_shapes::{ConvexPolyhedron, ShapeError};
+use nphase_shapes::ConvexPolyhedron;
 use parry3d_031::shape as ps;
 
-use crate::shape_conversion::hull_points;
+use crate::shape_conversion::{ConvertedHull, hull_points};
 
 /// The cache is not swept below this many entries.
 const SWEEP_MIN: usize = 64;
-
-/// A converted hull, or why nphase refused it (kept too, so a refused hull is not re-hulled at
-/// every query).
-pub(crate) type Converted = Result<Arc<ConvexPolyhedron<f32>>, ShapeError>;
 
 /// See the module doc.
 #[derive(Debug, Default)]
@@ -43,14 +39,16 @@ pub(crate) struct HullCache {
 
 #[derive(Debug, Default)]
 struct Entries {
-    map: HashMap<(usize, u64), Converted>,
+    /// Converted hulls and refusals (kept too, so a refused hull is not re-hulled at every
+    /// query).
+    map: HashMap<(usize, u64), ConvertedHull>,
     /// Entry count after the last sweep.
     swept_at: usize,
 }
 
 impl HullCache {
     /// The nphase hull of `hull`, converted on first use.
-    pub(crate) fn get(&self, hull: &ps::ConvexPolyhedron) -> Converted {
+    pub(crate) fn get(&self, hull: &ps::ConvexPolyhedron) -> ConvertedHull {
         let key = (hull.points().len(), content_hash(hull));
         if let Some(found) = self.lock().map.get(&key) {
             return found.clone();

@@ -103,10 +103,13 @@ pub fn to_nphase(shape: &dyn ps::Shape) -> Result<Shape<f32>, ConversionError> {
     })
 }
 
+/// A converted hull, or why nphase refused it.
+pub(crate) type ConvertedHull = Result<Arc<ConvexPolyhedron<f32>>, ShapeError>;
+
 /// [`to_nphase`], with the convex polyhedra built by `hull` (the dispatcher's cache).
 pub(crate) fn convert_with(
     shape: &dyn ps::Shape,
-    hull: &mut dyn FnMut(&ps::ConvexPolyhedron) -> Result<Arc<ConvexPolyhedron<f32>>, ShapeError>,
+    hull: &mut dyn FnMut(&ps::ConvexPolyhedron) -> ConvertedHull,
 ) -> Result<Shape<f32>, ConversionError> {
     let shape_type = shape.shape_type();
     let invalid = |error| ConversionError::Invalid { shape_type, error };

@@ -193,7 +193,7 @@ pub fn build(scene: Scene, engine: Engine) -> World {
             }
         }
     }
-    let tracked = tracked.unwrap_or_else(|| RigidBodyHandle::invalid());
+    let tracked = tracked.unwrap_or_else(RigidBodyHandle::invalid);
     let start = world
         .bodies
         .get(tracked)
