@@ -42,16 +42,25 @@ use crate::shape_conversion::{convert_with, source_key};
 
 /// parry 0.31's query dispatcher with nphase on convex pairs (see the module doc).
 ///
-/// In rapier 0.36, this is the whole switch:
+/// In rapier 0.36, this is the whole switch (the README's "Use it in rapier"):
 ///
 /// ```
 /// use rapier3d::prelude::*;
 ///
 /// let dispatcher = nphase_parry::Dispatcher::default();
-/// let narrow_phase = NarrowPhase::with_query_dispatcher(dispatcher.clone());
-/// # let _ = narrow_phase;
-/// // … step the world; `dispatcher.stats()` tells which pairs nphase answered.
-/// assert_eq!(dispatcher.stats().nphase_pairs, 0);
+/// let mut world = PhysicsWorld::new();
+/// world.narrow_phase = NarrowPhase::with_query_dispatcher(dispatcher.clone());
+/// // A ball dropped on a ground box.
+/// world.insert_collider(ColliderBuilder::cuboid(5.0, 0.5, 5.0), None);
+/// let ball = RigidBodyBuilder::dynamic().translation(Vector::new(0.0, 1.0, 0.0));
+/// let (ball, _) = world.insert(ball, ColliderBuilder::ball(0.5));
+/// for _ in 0..120 {
+///     world.step();
+/// }
+/// // It rests on the ground (top at y = 0.5), and nphase answered the pair.
+/// assert!((world.bodies[ball].translation().y - 1.0).abs() < 0.01);
+/// let stats = dispatcher.stats();
+/// assert!(stats.nphase_pairs > 0 && stats.parry_pairs == 0);
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Dispatcher {
