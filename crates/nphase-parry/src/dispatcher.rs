@@ -2,8 +2,9 @@
 //!
 //! Every query is routed on the two shape types:
 //!
-//! * both are convex shapes nphase takes ([`to_nphase`](crate::to_nphase)'s list) and the
-//!   input is finite: nphase answers — contact manifolds (persistent: the pair's converted
+//! * both are convex shapes nphase takes ([`to_nphase`](crate::to_nphase)'s list, nphase
+//!   shapes behind [`AsParry`](crate::AsParry) included) and the input is finite: nphase
+//!   answers — contact manifolds (persistent: the pair's converted
 //!   shapes and nphase's `PairState` live in parry's per-pair workspace, see
 //!   `pair_workspace`), one-shot `contact`, `distance`, `closest_points` and
 //!   `intersection_test`;
@@ -11,7 +12,7 @@
 //!   pose or prediction: parry's [`DefaultQueryDispatcher`] answers, and the pair is counted
 //!   as *refused* — never a panic;
 //! * anything else (half-space, trimesh, polyline, heightfield, compound, voxels, custom
-//!   shapes), shape casts, and convex pairs with normal constraints (the triangles of a mesh):
+//!   shapes other than nphase's), shape casts, and convex pairs with normal constraints (the triangles of a mesh):
 //!   parry's [`DefaultQueryDispatcher`] answers. Composite shapes therefore see parry's
 //!   convex–convex code for their sub-shapes too.
 //!

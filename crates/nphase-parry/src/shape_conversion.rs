@@ -10,8 +10,10 @@
 //! | `ConvexPolyhedron` | [`Shape::Convex`]: nphase's hull of parry's vertices |
 //! | `RoundCuboid`, `RoundCylinder`, `RoundCone`, `RoundTriangle`, `RoundConvexPolyhedron` | [`Shape::Round`] of the above |
 //!
-//! Every other shape (half-space, trimesh, polyline, heightfield, compound, voxels, custom) is
-//! not convex, or not bounded, and is refused with [`ConversionError::NotConvex`].
+//! An nphase shape made a parry shape by [`AsParry`] comes back as itself. Every other shape
+//! (half-space, trimesh, polyline, heightfield, compound, voxels, other custom shapes) is not
+//! convex, or not bounded, or not known to nphase, and is refused with
+//! [`ConversionError::NotConvex`].
 //!
 //! # Capsules, exactly
 //! parry 0.31's capsule is a ball swept along an arbitrary segment of its local frame; nphase's
@@ -33,6 +35,7 @@ use nphase_shapes::{
 };
 use parry3d_031::shape::{self as ps, ShapeType, TypedShape};
 
+use crate::AsParry;
 use crate::glam_nalgebra::{point_to_na, vector_to_na};
 
 /// Why a parry shape could not become an nphase shape. Each variant names the parry shape type.
@@ -134,6 +137,9 @@ pub(crate) fn convert_with(
         TypedShape::RoundConvexPolyhedron(r) => {
             rounded(hull(&r.inner_shape).map(Shape::Convex), r.border_radius)
         }
+        TypedShape::Custom(_) => native(shape)
+            .cloned()
+            .ok_or(ConversionError::NotConvex { shape_type }),
         _ => Err(ConversionError::NotConvex { shape_type }),
     }
 }
@@ -179,6 +185,13 @@ pub(crate) fn source_key(shape: &dyn ps::Shape) -> Option<SourceKey> {
         ]),
         TypedShape::RoundTriangle(r) => bits(&triangle_params(&r.inner_shape, r.border_radius)),
         TypedShape::RoundConvexPolyhedron(r) => hull_params(&r.inner_shape, r.border_radius),
+        TypedShape::Custom(_) => {
+            // An nphase shape behind `AsParry` is immutable there: its address names it.
+            let address = native(shape)? as *const Shape<f32> as u64;
+            let mut params = [0u32; 10];
+            params[..2].copy_from_slice(&[address as u32, (address >> 32) as u32]);
+            params
+        }
         _ => return None,
     };
     Some(SourceKey {
@@ -212,6 +225,11 @@ fn hull_params(hull: &ps::ConvexPolyhedron, radius: f32) -> [u32; 10] {
         radius.to_bits(),
     ]);
     params
+}
+
+/// The nphase shape behind a parry custom shape that is an [`AsParry`]`<Shape<f32>>`.
+fn native(shape: &dyn ps::Shape) -> Option<&Shape<f32>> {
+    shape.as_shape::<AsParry<Shape<f32>>>().map(|s| &s.0)
 }
 
 /// A parry hull's vertices as nalgebra points.
@@ -291,6 +309,17 @@ mod tests {
             e.to_string().starts_with("parry RoundCuboid: round:"),
             "{e}"
         );
+    }
+
+    /// An nphase shape behind `AsParry` comes back as itself; another custom shape is refused.
+    #[test]
+    fn nphase_shapes_come_back() {
+        let cylinder = Shape::Cylinder(Cylinder::new(0.5, 0.2).expect("valid"));
+        let wrapped = AsParry(cylinder.clone());
+        assert_eq!(to_nphase(&wrapped), Ok(cylinder));
+        let other = AsParry(Shape::Ball(Ball::new(1.0).expect("valid")));
+        assert!(source_key(&wrapped).is_some());
+        assert_ne!(source_key(&wrapped), source_key(&other));
     }
 
     /// The capsule along y keeps nphase's capsule; an off-centre one is a rounded segment.
