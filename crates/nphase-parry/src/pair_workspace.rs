@@ -4,7 +4,8 @@
 //! as long as the pair (rapier keeps one per contact pair, and drops it when a collider's shape
 //! changes). parry's convex pairs leave it empty; nphase stores [`NphasePair`] there: the two
 //! converted shapes (each with the [`SourceKey`] it was made from, so hulls are converted once,
-//! and a round shape's `Arc` is not rebuilt every frame) and nphase's `PairState` (GJK's warm-start cache).
+//! and a round shape's `Arc` is not rebuilt every frame) and nphase's `PairState` (GJK's
+//! warm-start cache).
 //!
 //! This is one small heap allocation per pair, made when the pair first reaches the
 //! narrowphase; parry's workspace type (`Box<dyn WorkspaceData>`) leaves no other choice.
@@ -24,6 +25,10 @@ pub(crate) struct NphasePair {
     /// nphase's per-pair state (GJK's warm start), valid for the shapes in `shapes`.
     state: PairState<f32>,
 }
+
+// Two converted shapes (56 bytes each) with their 44-byte keys, and the 48-byte PairState:
+// the heap block each pair adds. Pinned so that it does not grow unnoticed.
+const _: () = assert!(size_of::<NphasePair>() <= 272);
 
 /// A converted shape (or nphase's refusal) and what it was converted from.
 #[derive(Clone, Debug)]
