@@ -61,7 +61,7 @@ fn run(scene: &Scene<f64>, threads: usize) -> (Vec<u64>, [u64; 3]) {
         // The engine writes impulses that depend on the frame and the point.
         for m in narrow.manifolds_mut() {
             for p in &mut m.points {
-                p.normal_impulse = -p.dist + f64::from(p.id % 97) * 1e-3 + frame as f64;
+                p.normal_impulse = -p.dist + (p.id.pack() % 97) as f64 * 1e-3 + frame as f64;
             }
         }
     }

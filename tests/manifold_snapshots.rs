@@ -82,7 +82,7 @@ fn manifold_text(colliders: &[Collider<f64>], pairs: &[(usize, usize)], threads:
             let pb: Point<f64> = cb.pose * p.local_point2;
             writeln!(
                 out,
-                "  dist {:>10}  a {}  b {}  id {:#010x}",
+                "  dist {:>10}  a {}  b {}  id {}",
                 r(p.dist),
                 r3(&pa.coords),
                 r3(&pb.coords),
@@ -111,8 +111,9 @@ fn check(name: &str, colliders: &[Collider<f64>], pairs: &[(usize, usize)]) {
 ///
 /// Review: 1 manifold, normal +y (ground → cube), 4 points at the cube's bottom corners
 /// (±0.5, 0, ±0.5) on the ground's top face (point a at y = 0) and the cube's bottom face
-/// (point b at y = −0.01), each with dist −0.01 = the overlap. Four distinct ids (the cube's
-/// four bottom vertices against the ground's top face).
+/// (point b at y = −0.01), each with dist −0.01 = the overlap. Ids: the ground's top face
+/// (face 2, +y) against the cube's bottom vertices 2, 3, 7, 6 — (+x,+z), (−x,+z), (−x,−z),
+/// (+x,−z), bit 1 (−y) set in each.
 #[test]
 fn box_resting_on_a_box() {
     let cube = at(1, cuboid(0.5, 0.5, 0.5), pose([0.0, 0.49, 0.0], [0.0; 3]));
@@ -122,8 +123,8 @@ fn box_resting_on_a_box() {
 /// The same cube turned 45° about the vertical.
 ///
 /// Review: normal +y, 4 points at the turned corners (±0.707107, 0, 0) and (0, 0, ±0.707107)
-/// (half-diagonal √2/2), dist −0.01 each; ids the same vertices as unrotated (the same face
-/// pair, the same vertices: the rotation changes no feature).
+/// (half-diagonal √2/2), dist −0.01 each; ids the same as unrotated (face 2 against vertices
+/// 2, 3, 7, 6: the rotation changes no feature).
 #[test]
 fn box_resting_on_a_box_turned_45_degrees() {
     let turn = core::f64::consts::FRAC_PI_4;
@@ -138,7 +139,7 @@ fn box_resting_on_a_box_turned_45_degrees() {
 /// A ball of radius 0.5 resting on the ground, 0.01 deep.
 ///
 /// Review: 1 point, normal +y, a = (0, 0, 0) on the ground, b = (0, −0.01, 0) the ball's
-/// lowest point, dist −0.01.
+/// lowest point, dist −0.01; id face 2 against the ball's only feature, vertex 0.
 #[test]
 fn ball_resting_on_a_box() {
     let ball = at(
@@ -152,7 +153,8 @@ fn ball_resting_on_a_box() {
 /// A capsule (half-height 0.5, radius 0.25) lying along x on the ground, 0.01 deep.
 ///
 /// Review: 2 points, normal +y, at the ends of the capsule's core segment projected on the
-/// ground: x = ±0.5, z = 0; a at y = 0, b at y = −0.01; dist −0.01 each.
+/// ground: x = ±0.5, z = 0; a at y = 0, b at y = −0.01; dist −0.01 each. Ids: face 2 against
+/// the core's vertex 0 (its −y end, turned to +x) and vertex 1.
 #[test]
 fn capsule_lying_on_a_box() {
     let capsule = at(
@@ -168,7 +170,8 @@ fn capsule_lying_on_a_box() {
 /// Review: normal +y, 4 points on the rim of the bottom cap: of the 16-gon's vertices the
 /// reduction keeps the square (±0.4, 0, 0), (0, 0, ±0.4) — the largest quad; a at y = 0, b at
 /// y = −0.01, dist −0.01 each. The exact witness is not added (the clipped points are as deep
-/// as it).
+/// as it). Ids: face 2 against the bottom polygon's vertices 16, 24, 28, 20 (16 + k at angle
+/// 2πk/16 from +x towards −z: k = 0, 8, 12, 4).
 #[test]
 fn cylinder_standing_on_a_box() {
     let can = at(
@@ -182,7 +185,7 @@ fn cylinder_standing_on_a_box() {
 /// The same cylinder lying on its side along z (turned 90° about x), 0.01 deep.
 ///
 /// Review: normal +y, 2 points at the ends of the bottom side line, z = ±0.5, x = 0, dist
-/// −0.01 each.
+/// −0.01 each; ids face 2 against the side line's ends, vertices 32 (bottom) and 33 (top).
 #[test]
 fn cylinder_lying_on_a_box() {
     let can = at(
@@ -196,7 +199,7 @@ fn cylinder_lying_on_a_box() {
 /// A cone (half-height 0.5, radius 0.4) standing on its base, 0.01 deep.
 ///
 /// Review: normal +y, 4 points on the base rim, (±0.4, 0, 0) and (0, 0, ±0.4), dist −0.01
-/// each, like the standing cylinder.
+/// each, like the standing cylinder; ids face 2 against base vertices 1, 9, 13, 5 (1 + k).
 #[test]
 fn cone_on_its_base_on_a_box() {
     let cone = at(
@@ -209,7 +212,8 @@ fn cone_on_its_base_on_a_box() {
 
 /// The same cone upside down, balanced on its apex, 0.01 deep.
 ///
-/// Review: 1 point at the apex, a = (0, 0, 0), b = (0, −0.01, 0), normal +y, dist −0.01.
+/// Review: 1 point at the apex, a = (0, 0, 0), b = (0, −0.01, 0), normal +y, dist −0.01; id
+/// face 2 against the apex, vertex 0.
 #[test]
 fn cone_on_its_tip_on_a_box() {
     let cone = at(
@@ -225,7 +229,8 @@ fn cone_on_its_tip_on_a_box() {
 ///
 /// Review: normal +y, 4 of the 6 bottom hexagon vertices: (±0.4, 0, 0), (0.2, 0, 0.34641) and
 /// (−0.2, 0, −0.34641) (radius 0.4 at 0°, 180°, 60°, 240° — a rectangle, the largest quad
-/// inscribed in the hexagon), a at y = 0, b at y = −0.01, dist −0.01 each.
+/// inscribed in the hexagon), a at y = 0, b at y = −0.01, dist −0.01 each; ids the slab's top
+/// face against the prism's bottom vertices 0, 3, 1, 4.
 #[test]
 fn hull_resting_on_a_hull() {
     let hexagon = |y: f64| {
@@ -263,9 +268,12 @@ fn hull_resting_on_a_hull() {
 /// (±0.5, 0, ±0.5), the same ids as `box_on_box`. Cube 1–cube 2: cube 2 is turned, so the
 /// overlap of the two squares is an octagon, vertices (±0.5, ±0.368708), (±0.368708, ±0.5)
 /// and (±0.5, ∓0.075568), (±0.075568, ±0.5) (edge crossings); reduced to 4 of them spanning
-/// it, a at y = 0.99, b at y = 0.98. Cube 2–cube 3: the same octagon, a at y = 1.98, b at
-/// y = 1.97; the reduction picks another spread quad (one vertex of the other orbit) because
-/// the reference face is now the turned cube's (the octagon is walked from another start).
+/// it, a at y = 0.99, b at y = 0.98; every id an edge of each cube (the crossings of cube 2's
+/// bottom edges with cube 1's top edges), four distinct pairs. Cube 2–cube 3: the same
+/// octagon, a at y = 1.98, b at y = 1.97; the reduction picks another spread quad (one vertex of
+/// the other orbit) because the reference face is now the turned cube's (the octagon is walked
+/// from another start); two of its points are crossings of the same edge of cube 3 (edge 1,
+/// its bottom x-edge at +z) with two edges of cube 2.
 #[test]
 fn stack_of_three_boxes() {
     let unit = || cuboid(0.5, 0.5, 0.5);
@@ -285,7 +293,9 @@ fn stack_of_three_boxes() {
 /// Two unit cubes side by side along x, touching face to face (distance exactly 0).
 ///
 /// Review: 4 points at the shared face's corners (0.5, ±0.5, ±0.5), a = b, dist 0, normal +x
-/// (A → B). parry3d 0.25 reports 8 points here, duplicates of these four.
+/// (A → B). parry3d 0.25 reports 8 points here, duplicates of these four. The corners coincide,
+/// so the id rule names each by a vertex of each cube: A's +x corners 0, 4, 6, 2 against B's −x
+/// corners 1, 5, 7, 3.
 #[test]
 fn two_flush_unit_cubes() {
     let colliders = [

@@ -9,8 +9,11 @@
 //!
 //! Errors are one line on stderr, `error: <message>`. Exit codes: 0 success, 2 bad input
 //! (command line, unreadable or invalid scene), 1 runtime failure (the pipeline refused a
-//! frame, the output could not be written). Output files are written to a temporary file and
-//! renamed only once complete, so a failed run leaves no file and an existing one untouched.
+//! frame, the output could not be written). Results that are estimates rather than converged
+//! answers are counted in one `warning:` line on stderr. `-o -` is standard output; an output
+//! file is written whole or not at all (see [`nphase_cli::output`]): a failed or interrupted
+//! run leaves no file and an existing one untouched, and a target that is not a regular file
+//! (a directory, a FIFO, a device) is refused.
 
 use std::io::{self, Write};
 use std::num::NonZeroUsize;
@@ -23,9 +26,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 use nphase::Real;
 use nphase_cli::bench::{BenchConfig, VariantResult, run_bench};
 use nphase_cli::demo::{DEFAULT_BODIES, DEFAULT_FRAMES, DEFAULT_SEED, RunSummary, demo_scene};
-use nphase_cli::report::{contacts_json, query_json, write_atomic};
+use nphase_cli::output::{AtomicFile, OutputError, Target, install_signal_cleanup};
+use nphase_cli::report::{QualityCounts, contacts_json, query_json};
 use nphase_cli::run::{RunError, Simulation, contact_records, query_records};
 use nphase_cli::scene::{Scene, SceneDoc};
+use nphase_pipeline::{NarrowPhaseConfig, PipelineError};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -73,7 +78,7 @@ impl Precision {
 struct QueryArgs {
     /// The scene (nphase-scene/1).
     scene: PathBuf,
-    /// Write the result here (atomically) instead of stdout.
+    /// Write the result here (whole or not at all) instead of stdout; `-` is stdout.
     #[arg(short, long, value_name = "OUT.json")]
     output: Option<PathBuf>,
     /// Computation precision.
@@ -85,11 +90,11 @@ struct QueryArgs {
 struct ContactsArgs {
     /// The scene (nphase-scene/1).
     scene: PathBuf,
-    /// Write the result here (atomically) instead of stdout.
+    /// Write the result here (whole or not at all) instead of stdout; `-` is stdout.
     #[arg(short, long, value_name = "OUT.json")]
     output: Option<PathBuf>,
-    /// Pipeline threads (the output does not depend on it).
-    #[arg(long, default_value_t = default_threads(), value_parser = clap::value_parser!(u32).range(1..=256))]
+    /// Pipeline threads, at most 1024 (the output does not depend on it).
+    #[arg(long, default_value_t = default_threads(), value_parser = clap::value_parser!(u32).range(1..))]
     threads: u32,
     /// Computation precision.
     #[arg(long, value_enum, default_value_t = Precision::F64)]
@@ -104,8 +109,8 @@ struct BenchArgs {
     /// Frames of the pipeline variants (frame 0 is an untimed warm-up).
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(2..))]
     frames: u64,
-    /// Threads of the parallel variant (`manifold-<T>t`, run when T > 1).
-    #[arg(long, default_value_t = default_threads(), value_parser = clap::value_parser!(u32).range(1..=256))]
+    /// Threads of the parallel variant (`manifold-<T>t`, run when T > 1), at most 1024.
+    #[arg(long, default_value_t = default_threads(), value_parser = clap::value_parser!(u32).range(1..))]
     threads: u32,
     /// Repetitions of each variant.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
@@ -126,8 +131,8 @@ struct DemoArgs {
     /// Bodies in the pile (plus one ground box).
     #[arg(long, default_value_t = DEFAULT_BODIES as u32, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
     bodies: u32,
-    /// Pipeline threads.
-    #[arg(long, default_value_t = default_threads(), value_parser = clap::value_parser!(u32).range(1..=256))]
+    /// Pipeline threads, at most 1024.
+    #[arg(long, default_value_t = default_threads(), value_parser = clap::value_parser!(u32).range(1..))]
     threads: u32,
     /// Computation precision.
     #[arg(long, value_enum, default_value_t = Precision::F64)]
@@ -135,7 +140,7 @@ struct DemoArgs {
     /// Seed of the pile.
     #[arg(long, default_value_t = DEFAULT_SEED)]
     seed: u64,
-    /// Also save the demo scene as nphase-scene/1.
+    /// Also save the demo scene as nphase-scene/1 (`-`: stdout).
     #[arg(long, value_name = "FILE")]
     write_scene: Option<PathBuf>,
 }
@@ -153,8 +158,25 @@ impl Default for DemoArgs {
     }
 }
 
+/// The most threads the pipeline accepts.
+const MAX_THREADS: usize = NarrowPhaseConfig::<f64>::MAX_THREADS;
+
 fn default_threads() -> u32 {
-    std::thread::available_parallelism().map_or(1, |n: NonZeroUsize| n.get().min(256) as u32)
+    std::thread::available_parallelism()
+        .map_or(1, |n: NonZeroUsize| n.get().min(MAX_THREADS) as u32)
+}
+
+/// A `--threads` value the pipeline accepts, or the pipeline's reason as bad input.
+fn threads(value: u32) -> Result<usize, Failure> {
+    let requested = value as usize;
+    if requested > MAX_THREADS {
+        let error = PipelineError::TooManyThreads {
+            requested,
+            max: MAX_THREADS,
+        };
+        return Err(Failure::Input(format!("--threads: {error}")));
+    }
+    Ok(requested)
 }
 
 /// A failure, with its exit code.
@@ -173,6 +195,12 @@ impl From<RunError> for Failure {
 }
 
 fn main() -> ExitCode {
+    if let Err(e) = install_signal_cleanup() {
+        let _ = writeln!(
+            io::stderr(),
+            "warning: cannot watch for signals ({e}): an interrupted run may leave a .nphase-*.tmp file"
+        );
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         None => demo(&DemoArgs::default()),
@@ -203,20 +231,61 @@ fn load<T: Real>(path: &Path) -> Result<Scene<T>, Failure> {
     Scene::from_json(&text).map_err(|e| Failure::Input(e.to_string()))
 }
 
-/// Writes a result to `output` (atomically) or stdout.
-fn emit(output: Option<&Path>, text: &str) -> Result<(), Failure> {
-    match output {
-        Some(path) => write_atomic(path, text.as_bytes())
-            .map_err(|e| Failure::Runtime(format!("cannot write {path:?}: {e}"))),
-        None => {
-            let mut out = io::stdout().lock();
-            match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-                // A reader that stopped early (`| head`) is not a failure of ours.
-                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-                Err(e) => Err(Failure::Runtime(format!("cannot write to stdout: {e}"))),
-                Ok(()) => Ok(()),
+/// Where a result goes, opened before the work starts: an unwritable output file is reported
+/// before a long run, and its temporary file exists (and is removed on a signal) from now on.
+enum Sink {
+    Stdout,
+    File { path: PathBuf, file: AtomicFile },
+}
+
+impl Sink {
+    /// The sink of an `-o` argument (`None` or `-`: stdout).
+    fn open(output: Option<&Path>) -> Result<Sink, Failure> {
+        match Target::from_arg(output) {
+            Target::Stdout => Ok(Sink::Stdout),
+            Target::File(path) => match AtomicFile::create(&path) {
+                Ok(file) => Ok(Sink::File { path, file }),
+                Err(e) => Err(cannot_write(&path, &e)),
+            },
+        }
+    }
+
+    /// Writes the whole result.
+    fn write(self, text: &str) -> Result<(), Failure> {
+        match self {
+            Sink::File { path, file } => file
+                .commit(text.as_bytes())
+                .map_err(|e| cannot_write(&path, &e)),
+            Sink::Stdout => {
+                let mut out = io::stdout().lock();
+                match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+                    // A reader that stopped early (`| head`) is not a failure of ours.
+                    Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+                    Err(e) => Err(Failure::Runtime(format!("cannot write to stdout: {e}"))),
+                    Ok(()) => Ok(()),
+                }
             }
         }
+    }
+}
+
+fn cannot_write(path: &Path, e: &OutputError) -> Failure {
+    Failure::Runtime(format!("cannot write {path:?}: {e}"))
+}
+
+/// Writes a result to stdout.
+fn emit(text: &str) -> Result<(), Failure> {
+    Sink::Stdout.write(text)
+}
+
+/// One `warning:` line when some results are estimates rather than converged answers.
+fn warn_estimates(counts: &QualityCounts, noun: &str, fields: &str) {
+    if counts.estimates() > 0 {
+        let _ = writeln!(
+            io::stderr(),
+            "warning: {}; see their {fields}",
+            counts.summary(noun)
+        );
     }
 }
 
@@ -232,12 +301,18 @@ fn warn_non_finite(count: usize, what: &str) {
 fn query(args: &QueryArgs) -> Result<(), Failure> {
     fn go<T: Real>(args: &QueryArgs) -> Result<(), Failure> {
         let scene = load::<T>(&args.scene)?;
+        let sink = Sink::open(args.output.as_deref())?;
         let records = query_records(&scene)?;
         warn_non_finite(
             records.iter().filter(|r| !r.is_finite()).count(),
             "result(s)",
         );
-        emit(args.output.as_deref(), &query_json(&records))
+        warn_estimates(
+            &QualityCounts::of(records.iter().map(|r| r.quality)),
+            "results",
+            "\"quality\", \"lower_bound\" and \"upper_bound\"",
+        );
+        sink.write(&query_json(&records))
     }
     match args.precision {
         Precision::F32 => go::<f32>(args),
@@ -247,13 +322,20 @@ fn query(args: &QueryArgs) -> Result<(), Failure> {
 
 fn contacts(args: &ContactsArgs) -> Result<(), Failure> {
     fn go<T: Real>(args: &ContactsArgs) -> Result<(), Failure> {
+        let threads = threads(args.threads)?;
         let scene = load::<T>(&args.scene)?;
-        let records = contact_records(&scene, args.threads as usize)?;
+        let sink = Sink::open(args.output.as_deref())?;
+        let records = contact_records(&scene, threads)?;
         warn_non_finite(
             records.iter().filter(|r| !r.is_finite()).count(),
             "manifold(s)",
         );
-        emit(args.output.as_deref(), &contacts_json(&records))
+        warn_estimates(
+            &QualityCounts::of(records.iter().map(|r| r.quality)),
+            "manifolds",
+            "\"quality\"",
+        );
+        sink.write(&contacts_json(&records))
     }
     match args.precision {
         Precision::F32 => go::<f32>(args),
@@ -274,10 +356,11 @@ fn progress_bar(len: u64, unit: &str) -> ProgressBar {
 
 fn bench(args: &BenchArgs) -> Result<(), Failure> {
     fn go<T: Real>(args: &BenchArgs) -> Result<(), Failure> {
+        let threads = threads(args.threads)?;
         let scene = load::<T>(&args.scene)?;
         let config = BenchConfig {
             frames: args.frames,
-            threads: args.threads as usize,
+            threads,
             reps: args.reps as usize,
         };
         let variants = 2 + u64::from(args.threads > 1);
@@ -295,7 +378,7 @@ fn bench(args: &BenchArgs) -> Result<(), Failure> {
         } else {
             bench_table(&workload, &runner, &config, scene.bodies.len(), &results)
         };
-        emit(None, &text)
+        emit(&text)
     }
     match args.precision {
         Precision::F32 => go::<f32>(args),
@@ -365,7 +448,7 @@ fn demo(args: &DemoArgs) -> Result<(), Failure> {
     fn go<T: Real>(args: &DemoArgs, doc: &SceneDoc) -> Result<(), Failure> {
         let scene =
             Scene::<T>::from_doc(doc).map_err(|e| Failure::Runtime(format!("demo scene: {e}")))?;
-        let threads = args.threads as usize;
+        let threads = threads(args.threads)?;
         let mut summary = RunSummary::new(scene.bodies.len(), threads, args.precision.name());
         let bar = progress_bar(args.frames, "frames");
         let start = Instant::now();
@@ -376,13 +459,17 @@ fn demo(args: &DemoArgs) -> Result<(), Failure> {
         }
         summary.wall = start.elapsed();
         bar.finish_and_clear();
-        emit(None, &format!("{summary}\n"))
+        emit(&format!("{summary}\n"))
     }
+    threads(args.threads)?;
     let doc = demo_scene(args.bodies as usize, args.seed);
     if let Some(path) = &args.write_scene {
-        write_atomic(path, doc.to_json().as_bytes())
-            .map_err(|e| Failure::Runtime(format!("cannot write {path:?}: {e}")))?;
-        let _ = writeln!(io::stderr(), "wrote the demo scene to {}", path.display());
+        let sink = Sink::open(Some(path))?;
+        let to_file = matches!(sink, Sink::File { .. });
+        sink.write(&doc.to_json())?;
+        if to_file {
+            let _ = writeln!(io::stderr(), "wrote the demo scene to {}", path.display());
+        }
     }
     if args.frames == 0 {
         return Ok(());

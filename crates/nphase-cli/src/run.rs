@@ -5,8 +5,8 @@ use core::fmt;
 use std::time::{Duration, Instant};
 
 use nphase_math::nalgebra::convert_ref;
-use nphase_math::{Isometry, Real};
-use nphase_pipeline::query::{QueryError, contact};
+use nphase_math::{Isometry, Real, UnitVector};
+use nphase_pipeline::query::{Contact, QueryError, contact};
 use nphase_pipeline::{Collider, NarrowPhase, NarrowPhaseConfig, PipelineError, StepStats};
 use num_traits::Float;
 
@@ -78,13 +78,22 @@ pub fn query_records<T: Real>(scene: &Scene<T>) -> Result<Vec<QueryRecord>, RunE
             .ok_or(RunError::NoResult { pair: i })?;
             let world = |p: &nphase_math::Point<T>| pose_a * p.map(|x| x.as_f64());
             let normal = pose_a.rotation * c.normal1.into_inner().map(|x| x.as_f64());
-            Ok(QueryRecord::from_world(
+            // Already unit in T; widened, it stays unit to T's rounding.
+            let normal1 = UnitVector::new_unchecked(normal);
+            let world_contact = Contact {
+                point1: world(&c.point1),
+                point2: world(&c.point2),
+                normal1,
+                normal2: -normal1,
+                dist: c.dist.as_f64(),
+                lower_bound: c.lower_bound.as_f64(),
+                upper_bound: c.upper_bound.as_f64(),
+                quality: c.quality,
+            };
+            Ok(QueryRecord::from_contact(
                 body_a.id,
                 body_b.id,
-                c.dist.as_f64(),
-                &normal,
-                &world(&c.point1),
-                &world(&c.point2),
+                &world_contact,
             ))
         })
         .collect()
@@ -164,13 +173,15 @@ impl<'a, T: Real> Simulation<'a, T> {
         })
     }
 
-    /// The manifolds of the last frame as world-space records (pairs with points only).
+    /// The manifolds of the last frame as world-space records (pairs with points only), each
+    /// with its pair's quality.
     pub fn manifold_records(&self) -> Vec<ManifoldRecord> {
         self.pairs
             .iter()
             .zip(self.narrow.manifolds())
-            .filter_map(|(&(a, b), m)| {
-                ManifoldRecord::from_manifold(&self.colliders[a], &self.colliders[b], m)
+            .zip(self.narrow.qualities())
+            .filter_map(|((&(a, b), m), &quality)| {
+                ManifoldRecord::from_manifold(&self.colliders[a], &self.colliders[b], m, quality)
             })
             .collect()
     }

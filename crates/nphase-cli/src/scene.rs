@@ -13,6 +13,12 @@
 //! Every refusal is a [`SceneError`] whose `Display` is one line naming the entry
 //! (`shapes.rock`, `bodies[3] (id 7)`, `pairs[2]`) and the rule it breaks.
 //!
+//! ## Repeated keys
+//! An object that holds a key twice is refused wherever it is (the top level, a shape, a
+//! round shape's `inner`, a body, its `rotation` or `velocity`, …), naming the entry, the path
+//! inside it and the key ([`crate::duplicate_keys`]); reading through `serde_json::Value` would
+//! otherwise keep the last one silently. A shape name given twice is a duplicate shape.
+//!
 //! ## Conventions
 //! Pairs in the file name body *ids*; [`Scene::pairs`] holds body *indices*. Poses are local →
 //! world. Motion (multi-frame runs): frame `f` places a body at translation
@@ -40,6 +46,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::broadphase::sweep_and_prune;
+use crate::duplicate_keys::{self, Duplicate, Step};
 
 /// The `format` tag of scene files.
 pub const SCENE_FORMAT: &str = "nphase-scene/1";
@@ -58,7 +65,8 @@ pub const SHAPE_TYPES: [&str; 9] = [
 pub struct SceneDoc {
     /// Contact prediction distance (`prediction`, default 0).
     pub prediction: f64,
-    /// Named shapes, in file order (duplicates kept so that validation can refuse them).
+    /// Named shapes, in file order. A file cannot name a shape twice ([`SceneDoc::from_json`]
+    /// refuses it); a document built in code can, and [`Scene::from_doc`] refuses it.
     pub shapes: Vec<(String, ShapeDesc)>,
     /// Bodies, in file order.
     pub bodies: Vec<BodyDesc>,
@@ -269,6 +277,9 @@ impl SceneDoc {
             }
             None => return Err(SceneError::Format { found: None }),
         }
+        if let Some(duplicate) = duplicate_keys::find(&text).map_err(json_error)? {
+            return Err(duplicate_error(duplicate, &value));
+        }
         // A second, typed pass over the text: it refuses unknown and duplicate top-level
         // fields with their position, and keeps the shapes in file order with duplicates.
         let raw: RawScene = serde_json::from_str(&text).map_err(|e| SceneError::Invalid {
@@ -351,6 +362,51 @@ impl SceneDoc {
         }
         out.push_str("\n}\n");
         out
+    }
+}
+
+/// The refusal of a repeated key: the entry its object belongs to, and the path inside it.
+fn duplicate_error(d: Duplicate, value: &Value) -> SceneError {
+    let (entry, inner): (Entry, &[Step]) = match d.path.as_slice() {
+        [Step::Key(k)] if k == "shapes" => {
+            return SceneError::DuplicateShape {
+                entry: Entry::Shape(d.key),
+            };
+        }
+        [Step::Key(k), Step::Key(name), inner @ ..] if k == "shapes" => {
+            (Entry::Shape(name.clone()), inner)
+        }
+        [Step::Key(k), Step::Index(index), inner @ ..] if k == "bodies" => {
+            // The id is only named when it is not the repeated key itself.
+            let id = if inner.is_empty() && d.key == "id" {
+                None
+            } else {
+                value["bodies"][*index]["id"].as_u64()
+            };
+            (Entry::Body { index: *index, id }, inner)
+        }
+        [Step::Key(k), Step::Index(index), inner @ ..] if k == "pairs" => {
+            (Entry::Pair(*index), inner)
+        }
+        path => (Entry::Scene, path),
+    };
+    let mut within = String::new();
+    for step in inner {
+        match step {
+            Step::Key(k) if within.is_empty() => within.push_str(k),
+            Step::Key(k) => {
+                within.push('.');
+                within.push_str(k);
+            }
+            Step::Index(i) => within.push_str(&format!("[{i}]")),
+        }
+    }
+    SceneError::DuplicateKey {
+        entry,
+        within,
+        key: d.key,
+        line: d.line,
+        column: d.column,
     }
 }
 
@@ -541,6 +597,20 @@ pub enum SceneError {
         /// The type as written.
         type_name: String,
     },
+    /// An object holds a key twice (anywhere but the `shapes` object, where it is a
+    /// [`DuplicateShape`](SceneError::DuplicateShape)).
+    DuplicateKey {
+        /// The entry the object belongs to ([`Entry::Scene`] for the top level).
+        entry: Entry,
+        /// The object's path inside the entry (`rotation`, `inner`); empty for the entry itself.
+        within: String,
+        /// The repeated key.
+        key: String,
+        /// 1-based line of its second occurrence.
+        line: usize,
+        /// 1-based column of its second occurrence.
+        column: usize,
+    },
     /// Two shapes share a name.
     DuplicateShape {
         /// The second definition.
@@ -633,6 +703,22 @@ impl fmt::Display for SceneError {
                 "{entry}: unknown type {type_name:?} (expected one of {})",
                 SHAPE_TYPES.join(", ")
             ),
+            SceneError::DuplicateKey {
+                entry,
+                within,
+                key,
+                line,
+                column,
+            } => {
+                let within = if within.is_empty() {
+                    String::new()
+                } else {
+                    format!("{within}: ")
+                };
+                let message =
+                    format!("{within}duplicate field `{key}` at line {line} column {column}");
+                write!(f, "{entry}: {}", one_line(&message))
+            }
             SceneError::DuplicateShape { entry } => write!(f, "{entry}: duplicate shape name"),
             SceneError::Shape { entry, error } => write!(f, "{entry}: {error}"),
             SceneError::NotFinite { entry, field } => write!(f, "{entry}: {field} is not finite"),
@@ -1332,6 +1418,22 @@ mod tests {
                     r#""position": [0, 0, 0], "rotation": {"axis_angle": [1e308, 1e308, 0]}}"#,
                 ),
                 "bodies[0] (id 0): rotation.axis_angle is too large to make a rotation",
+            ),
+            (
+                balls(&[[0.0; 3]], "").replace(
+                    r#""type": "ball", "radius": 0.5"#,
+                    r#""type": "round", "border_radius": 0.1, "inner": {"type": "round",
+                       "border_radius": 0.1, "inner": {"type": "ball", "radius": 1, "radius": 2}}"#,
+                ),
+                "shapes.b: inner.inner: duplicate field `radius` at line ",
+            ),
+            (
+                balls(&[[0.0; 3]], r#", "pairs": [[0, 0], {"a": 1, "a": 2}]"#),
+                "pairs[1]: duplicate field `a` at line ",
+            ),
+            (
+                balls(&[[0.0; 3]], r#", "extra": [{"k": 1, "k": 2}]"#),
+                "scene: extra[0]: duplicate field `k` at line ",
             ),
         ];
         for (text, expected) in cases {

@@ -1,6 +1,7 @@
 //! End-to-end tests of the `nphase` binary: the result formats on the example scene, thread
-//! independence of the contacts output, the bench's machine lines, the demo, and one test per
-//! kind of bad input (exit code, a one-line message naming the entry, no output file).
+//! independence of the contacts output, each result's quality (estimates are marked and
+//! counted), where `-o` writes, the bench's machine lines, the demo, and one test per kind of
+//! bad input (exit code, a one-line message naming the entry, no output file).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -68,6 +69,12 @@ fn example_pairs() -> Vec<(u64, u64)> {
         .collect()
 }
 
+fn bound(r: &Value, key: &str) -> f64 {
+    r[key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("`{key}` is a number: {r}"))
+}
+
 /// Checks an `nphase-query/1` document against the example scene; `tol` absorbs the
 /// precision (the shapes are of size ~1).
 fn check_query(doc: &Value, tol: f64) {
@@ -89,6 +96,12 @@ fn check_query(doc: &Value, tol: f64) {
             "{r}"
         );
         assert_eq!(r["intersecting"].as_bool(), Some(dist <= 0.0), "{r}");
+        // The example's pairs are all ordinary: every answer converged, its certified bounds
+        // hold its distance (up to rounding) and lie within the accuracy of it.
+        assert_eq!(r["quality"], "converged", "{r}");
+        let (lo, hi) = (bound(r, "lower_bound"), bound(r, "upper_bound"));
+        assert!(lo <= dist + tol && dist <= hi + tol, "{r}");
+        assert!(hi - lo <= tol, "{r}");
     }
     // The scene was built with known answers for a few pairs: crate 0.01 into the floor, the
     // capsule 0.01 above it, the stick 0.04 above the capsule.
@@ -151,6 +164,7 @@ fn contacts_on_the_example_scene() {
         next += at + 1;
         let n = vec3(&m["normal"]);
         assert!((norm(n) - 1.0).abs() < 1e-9, "unit normal: {m}");
+        assert_eq!(m["quality"], "converged", "{m}");
         let points = m["points"].as_array().expect("points");
         assert!((1..=4).contains(&points.len()), "{m}");
         for p in points {
@@ -160,7 +174,19 @@ fn contacts_on_the_example_scene() {
                 witness_gap(vec3(&p["point_a"]), vec3(&p["point_b"]), dist, n) < 1e-9,
                 "{p}"
             );
-            assert!(p["id"].as_u64().is_some(), "{p}");
+            // The packed id and the spelled-out features say the same.
+            let id = p["id"].as_u64().expect("an integer id");
+            let spelled = |code: u64| nphase::shapes::FeatureId::from_code(code as u32).to_string();
+            assert_eq!(
+                p["feature_a"].as_str(),
+                Some(spelled(id >> 32).as_str()),
+                "{p}"
+            );
+            assert_eq!(
+                p["feature_b"].as_str(),
+                Some(spelled(id & 0xffff_ffff).as_str()),
+                "{p}"
+            );
         }
     }
 }
@@ -191,6 +217,231 @@ fn contacts_output_does_not_depend_on_threads() {
     );
     let example = ok(&["contacts", EXAMPLE, "--threads", "1"]);
     assert_eq!(example, ok(&["contacts", EXAMPLE, "--threads", "2"]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Quality: an estimate is never printed like a converged answer.
+// ---------------------------------------------------------------------------------------------
+
+/// Coincident identical shapes 10 away from the origin: cylinders, cones, capsules (their
+/// deepest normals form a whole valley, where EPA may stop on its iteration cap), and a box on
+/// a box (a closed form, always converged). Cylinders of radius 0.3 and half height 0.5 overlap
+/// by 0.6 whatever normal is chosen among the deepest.
+const COINCIDENT: &str = r#"{
+  "format": "nphase-scene/1",
+  "shapes": {
+    "can": { "type": "cylinder", "half_height": 0.5, "radius": 0.3 },
+    "spike": { "type": "cone", "half_height": 0.5, "radius": 0.3 },
+    "pill": { "type": "capsule", "half_height": 0.5, "radius": 0.3 },
+    "crate": { "type": "cuboid", "half_extents": [0.5, 0.5, 0.5] }
+  },
+  "bodies": [
+    { "id": 0, "shape": "can", "position": [10, -2, 3] },
+    { "id": 1, "shape": "can", "position": [10, -2, 3] },
+    { "id": 2, "shape": "spike", "position": [10, -2, 3] },
+    { "id": 3, "shape": "spike", "position": [10, -2, 3] },
+    { "id": 4, "shape": "pill", "position": [10, -2, 3] },
+    { "id": 5, "shape": "pill", "position": [10, -2, 3] },
+    { "id": 6, "shape": "crate", "position": [10, -2, 3] },
+    { "id": 7, "shape": "crate", "position": [10, -1.1, 3] }
+  ],
+  "pairs": [[0, 1], [2, 3], [4, 5], [0, 2], [6, 7]]
+}"#;
+
+/// The quality names of the formats, by the library's variants.
+fn quality_name(q: nphase::pipeline::ContactQuality) -> &'static str {
+    use nphase::pipeline::ContactQuality;
+    match q {
+        ContactQuality::Converged => "converged",
+        ContactQuality::IterationLimit => "iteration_limit",
+        ContactQuality::Fallback => "fallback",
+    }
+}
+
+/// The one warning line of a run, if any, and the estimates it counts.
+fn warned_estimates(stderr: &str) -> usize {
+    let lines: Vec<&str> = stderr.lines().collect();
+    match lines.as_slice() {
+        [] => 0,
+        [line] => {
+            assert!(line.starts_with("warning: "), "{stderr:?}");
+            line["warning: ".len()..]
+                .split(' ')
+                .next()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("a count first: {line:?}"))
+        }
+        _ => panic!("at most one line: {stderr:?}"),
+    }
+}
+
+#[test]
+fn query_marks_estimates_and_their_certified_bounds() {
+    use nphase::math::Isometry;
+    use nphase_cli::scene::Scene;
+
+    let (_dir, scene_path) = write_temp(COINCIDENT);
+    for precision in ["f64", "f32"] {
+        let out = nphase(&["query", &scene_path, "--precision", precision]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let doc = json(&stdout(&out));
+        let results = doc["results"].as_array().expect("results");
+        // The library's own answer for each pair, in f64 (the CLI solves each pair in A's frame).
+        let scene = Scene::<f64>::from_json(COINCIDENT).expect("valid");
+        let pairs = scene.pairs.clone().expect("explicit pairs");
+        let mut estimates = 0;
+        for (r, &(a, b)) in results.iter().zip(&pairs) {
+            let (body_a, body_b) = (&scene.bodies[a], &scene.bodies[b]);
+            let library = nphase::pipeline::query::contact(
+                &Isometry::identity(),
+                scene.shape_of(body_a),
+                &body_a.exact_pose.inv_mul(&body_b.exact_pose),
+                scene.shape_of(body_b),
+                f64::MAX,
+            )
+            .expect("valid input")
+            .expect("a contact");
+            let quality = r["quality"].as_str().expect("a quality");
+            if precision == "f64" {
+                assert_eq!(quality, quality_name(library.quality), "{r}");
+            }
+            assert!(
+                ["converged", "iteration_limit", "fallback"].contains(&quality),
+                "{r}"
+            );
+            estimates += usize::from(quality != "converged");
+            let dist = r["dist"].as_f64().expect("dist");
+            let (lo, hi) = (bound(r, "lower_bound"), bound(r, "upper_bound"));
+            // f32 rounding on shapes of size 1 (docs/accuracy.md).
+            let slack = if precision == "f32" { 1e-4 } else { 1e-9 };
+            assert!(lo <= dist + slack && dist <= hi + slack, "{r}");
+            if a == 0 && b == 1 {
+                // The truth, -0.6, lies within the certified bounds whatever the quality; a
+                // converged answer is within the tolerance of it.
+                assert!(lo - slack <= -0.6 && -0.6 <= hi + slack, "{r}");
+                if quality == "converged" {
+                    assert!((dist + 0.6).abs() <= 1e-7 + slack, "{r}");
+                }
+            }
+            if a == 6 {
+                assert_eq!(quality, "converged", "a closed form: {r}");
+                assert_eq!((lo, hi), (dist, dist), "a closed form is exact: {r}");
+            }
+        }
+        assert_eq!(
+            warned_estimates(&stderr(&out)),
+            estimates,
+            "{precision}: the warning counts the estimates: {}",
+            stderr(&out)
+        );
+        if estimates > 0 {
+            assert!(
+                stderr(&out).contains(&format!("{estimates} of 5 results did not converge")),
+                "{}",
+                stderr(&out)
+            );
+        }
+    }
+}
+
+#[test]
+fn contacts_mark_manifolds_from_estimates() {
+    use nphase::pipeline::{NarrowPhase, NarrowPhaseConfig};
+    use nphase_cli::scene::Scene;
+
+    let (_dir, scene_path) = write_temp(COINCIDENT);
+    let out = nphase(&["contacts", &scene_path, "--threads", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc = json(&stdout(&out));
+    let manifolds = doc["manifolds"].as_array().expect("manifolds");
+    assert_eq!(manifolds.len(), 5, "every pair overlaps");
+    // The pipeline's own per-pair qualities.
+    let scene = Scene::<f64>::from_json(COINCIDENT).expect("valid");
+    let mut narrow = NarrowPhase::new(NarrowPhaseConfig {
+        threads: 1,
+        ..NarrowPhaseConfig::default()
+    })
+    .expect("valid");
+    let pairs = scene.pairs.clone().expect("explicit pairs");
+    narrow
+        .update(&scene.colliders_at(0), &pairs)
+        .expect("valid input");
+    let expected: Vec<&str> = narrow
+        .qualities()
+        .iter()
+        .map(|&q| quality_name(q))
+        .collect();
+    let got: Vec<&str> = manifolds
+        .iter()
+        .map(|m| m["quality"].as_str().expect("a quality"))
+        .collect();
+    assert_eq!(got, expected);
+    assert_eq!(got[4], "converged", "box on box");
+    let estimates = got.iter().filter(|q| **q != "converged").count();
+    assert_eq!(
+        warned_estimates(&stderr(&out)),
+        estimates,
+        "{}",
+        stderr(&out)
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Where -o writes.
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn dash_is_standard_output_and_dot_slash_dash_a_file() {
+    let (dir, scene) = write_temp(VALID);
+    let out = Command::new(env!("CARGO_BIN_EXE_nphase"))
+        .args(["query", &scene, "-o", "-"])
+        .current_dir(dir.path())
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(json(&stdout(&out))["format"], "nphase-query/1");
+    assert!(!dir.path().join("-").exists(), "no file named -");
+    let out = Command::new(env!("CARGO_BIN_EXE_nphase"))
+        .args(["contacts", &scene, "-o", "./-"])
+        .current_dir(dir.path())
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).is_empty());
+    let text = std::fs::read_to_string(dir.path().join("-")).expect("a file named -");
+    assert_eq!(json(&text)["format"], "nphase-contacts/1");
+    // The demo's scene too.
+    let out = nphase(&[
+        "demo",
+        "--frames",
+        "0",
+        "--bodies",
+        "5",
+        "--write-scene",
+        "-",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(json(&stdout(&out))["format"], "nphase-scene/1");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_link_to_a_file_is_written_through() {
+    let (dir, scene) = write_temp(VALID);
+    let real = dir.path().join("results.json");
+    std::fs::write(&real, "old").expect("write");
+    let link = dir.path().join("latest.json");
+    std::os::unix::fs::symlink("results.json", &link).expect("symlink");
+    ok(&["query", &scene, "-o", path(&link)]);
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .expect("still there")
+            .file_type()
+            .is_symlink(),
+        "the link stays a link"
+    );
+    let text = std::fs::read_to_string(&real).expect("read");
+    assert_eq!(json(&text)["format"], "nphase-query/1");
 }
 
 #[test]

@@ -10,6 +10,12 @@
 //!   only line on stderr, nothing on stdout and no output file (nor any temporary file).
 //! * **The command line**: each row's command is run in a fresh directory holding the base
 //!   scene; exit code and message must match.
+//! * **Output files** (Unix): each row's setup (a shell command: `mkfifo`, `mkdir`, `ln -s`)
+//!   prepares the directory, the command must be refused with the row's exit code and message,
+//!   and every entry of the directory must keep its kind and contents.
+//! * **Interrupted runs** (Unix): each row's signal is sent to a long `nphase query -o`, while it
+//!   computes and while it writes; it must end by that signal, leave no temporary file and the
+//!   existing output as it was.
 
 use std::path::Path;
 use std::process::Command;
@@ -212,6 +218,15 @@ const LIBRARY: &[Runner] = &[
             }))
         },
     ),
+    (
+        "NarrowPhase::new(NarrowPhaseConfig { threads: 100_000, .. })",
+        || {
+            message(NarrowPhase::<f64>::new(NarrowPhaseConfig {
+                threads: 100_000,
+                ..NarrowPhaseConfig::default()
+            }))
+        },
+    ),
     ("narrow.update(&colliders, &[(0, 1)])", || {
         message(narrow().update(&colliders(true), &[(0, 1)]).map(|_| ()))
     }),
@@ -386,4 +401,191 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
     }
     out.sort();
     out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output files and interrupted runs (Unix: FIFOs, symbolic links, signals).
+// ---------------------------------------------------------------------------------------------
+
+/// What an entry of a directory is, as far as a test can tell without opening a FIFO.
+#[cfg(unix)]
+#[derive(Debug, PartialEq)]
+enum Kind {
+    File(Vec<u8>),
+    Dir,
+    Link(std::path::PathBuf),
+    Fifo,
+    Other,
+}
+
+/// Every entry under `dir` (links not followed), sorted, with its kind and contents.
+#[cfg(unix)]
+fn snapshot(dir: &Path) -> Vec<(std::path::PathBuf, Kind)> {
+    use std::os::unix::fs::FileTypeExt;
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).expect("list").flatten() {
+            let p = entry.path();
+            let t = std::fs::symlink_metadata(&p).expect("metadata").file_type();
+            let kind = if t.is_symlink() {
+                Kind::Link(std::fs::read_link(&p).expect("link"))
+            } else if t.is_dir() {
+                stack.push(p.clone());
+                Kind::Dir
+            } else if t.is_fifo() {
+                Kind::Fifo
+            } else if t.is_file() {
+                Kind::File(std::fs::read(&p).expect("read"))
+            } else {
+                Kind::Other
+            };
+            out.push((p, kind));
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+#[cfg(unix)]
+#[test]
+fn output_file_rows_are_refused_and_left_as_they_were() {
+    let rows = rows("Output files");
+    assert!(rows.len() >= 5, "{} rows", rows.len());
+    for row in &rows {
+        let [case, setup, command, exit, expected] = row.as_slice() else {
+            panic!("an output-file row has 5 cells: {row:?}");
+        };
+        let dir = tempfile::tempdir().expect("temp dir");
+        let d = path(dir.path()).to_owned();
+        std::fs::write(dir.path().join("scene.json"), base_scene()).expect("write");
+        let setup = code(setup).replace("{dir}", &d);
+        let status = Command::new("sh")
+            .args(["-c", &setup])
+            .status()
+            .expect("sh runs");
+        assert!(status.success(), "{case}: setup `{setup}` failed");
+        let command = code(command).replace("{dir}", &d);
+        let expected = code(expected).replace("{dir}", &d);
+        let args: Vec<&str> = command.split_whitespace().collect();
+        assert_eq!(args[0], "nphase", "{case}");
+        let before = snapshot(dir.path());
+        let out = nphase(&args[1..]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            out.status.code().map(|c| c.to_string()),
+            Some(exit.clone()),
+            "{case}: {stderr}"
+        );
+        assert_eq!(stderr, format!("error: {expected}\n"), "{case}");
+        assert!(out.stdout.is_empty(), "{case}: stdout");
+        assert_eq!(snapshot(dir.path()), before, "{case}: left as it was");
+    }
+}
+
+/// The temporary files of the CLI in `dir`, with their sizes.
+#[cfg(unix)]
+fn temporaries(dir: &Path) -> Vec<(String, u64)> {
+    std::fs::read_dir(dir)
+        .expect("list")
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let len = e.metadata().map_or(0, |m| m.len());
+            name.starts_with(".nphase-").then_some((name, len))
+        })
+        .collect()
+}
+
+/// Sends `signal` to `nphase query pile.json -o out.json` once its temporary file exists and
+/// holds at least `min_bytes`. Returns how the process ended, or `None` when it finished before
+/// the moment came (nothing was tested).
+#[cfg(unix)]
+fn interrupt(dir: &Path, signal: &str, min_bytes: u64) -> Option<std::process::ExitStatus> {
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nphase"))
+        .args(["query", "pile.json", "-o", "out.json"])
+        .current_dir(dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the nphase binary runs");
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            assert!(status.success(), "the run failed by itself: {status:?}");
+            return None;
+        }
+        if temporaries(dir).iter().any(|(_, len)| *len >= min_bytes) {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no temporary file appeared"
+        );
+    }
+    let sent = Command::new("kill")
+        .args(["-s", signal, &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success(), "kill -s {signal}");
+    Some(child.wait().expect("wait"))
+}
+
+#[cfg(unix)]
+#[test]
+fn interrupted_runs_remove_their_temporary_file() {
+    use std::os::unix::process::ExitStatusExt;
+    let rows = rows("Interrupted runs");
+    assert!(rows.len() >= 2, "{} rows", rows.len());
+    let dir = tempfile::tempdir().expect("temp dir");
+    let made = nphase(&[
+        "demo",
+        "--frames",
+        "0",
+        "--bodies",
+        "20000",
+        "--write-scene",
+        path(&dir.path().join("pile.json")),
+    ]);
+    assert!(made.status.success(), "{made:?}");
+    let out_path = dir.path().join("out.json");
+    std::fs::write(&out_path, "keep").expect("write");
+    for row in &rows {
+        let [signal, exit] = row.as_slice() else {
+            panic!("an interrupted-run row has 2 cells: {row:?}");
+        };
+        let signal = code(signal);
+        let number = match signal.as_str() {
+            "SIGINT" => 2,
+            "SIGHUP" => 1,
+            "SIGTERM" => 15,
+            other => panic!("unknown signal {other}"),
+        };
+        assert_eq!(exit, &format!("killed by {signal}"));
+        let name = signal.trim_start_matches("SIG");
+        // While computing: the temporary file exists (empty) for most of the run. While
+        // writing: it holds bytes for a tenth of a second or so; a run that finishes before the
+        // signal arrives tested nothing and is tried again.
+        for (phase, min_bytes) in [("computing", 0), ("writing", 1)] {
+            let status = (0..5)
+                .find_map(|_| interrupt(dir.path(), name, min_bytes))
+                .unwrap_or_else(|| panic!("{signal} {phase}: the run always finished first"));
+            assert_eq!(
+                status.signal(),
+                Some(number),
+                "{signal} {phase}: {status:?}"
+            );
+            assert_eq!(
+                temporaries(dir.path()),
+                [],
+                "{signal} {phase}: temporary file left"
+            );
+            assert_eq!(
+                std::fs::read_to_string(&out_path).expect("read"),
+                "keep",
+                "{signal} {phase}: the output was replaced"
+            );
+        }
+    }
 }

@@ -1,51 +1,124 @@
 //! Sutherland–Hodgman clipping of an incident feature against a reference feature's side
-//! planes (Ericson, *Real-Time Collision Detection*, 8.3.4; Box2D's `b2ClipPolygons`).
+//! planes (Ericson, *Real-Time Collision Detection*, 8.3.4; Box2D's `b2ClipPolygons`), with the
+//! features every output vertex lies on.
 //!
-//! Every vertex carries an id; a vertex that survives keeps it, a vertex created where an
-//! incident edge crosses a side plane gets an id mixed from the side plane's index and the
-//! edge's end ids, so contact ids stay the same while the same features touch.
+//! Every vertex carries a [`Label`]: the reference feature and the incident feature it lies on.
+//! Every edge of the polygon being clipped lies either on an incident edge (and the reference
+//! face's plane region) or, once a side plane has cut it, along that side plane (on the
+//! incident face). So:
+//!
+//! * an incident vertex that survives keeps `(reference feature, incident vertex)`;
+//! * an incident edge crossing side plane `k` gives `(reference edge k, incident edge)`;
+//! * an edge along side plane `j` crossing side plane `k` gives `(the reference vertex shared
+//!   by j and k, incident face)` — a reference corner inside the incident polygon.
+//!
+//! The labels depend only on which features meet, not on the order the planes are applied
+//! in, so a point keeps its label while the same features touch.
 
 use nphase_math::{Point, Real, Vector};
+use nphase_shapes::FeatureId;
 
-/// A vertex of the polygon being clipped.
+/// The features a clipped point lies on: one of the reference shape, one of the incident one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Label {
+    pub(crate) reference: FeatureId,
+    pub(crate) incident: FeatureId,
+}
+
+/// What an edge of the polygon being clipped lies on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Along {
+    /// An incident edge (inside the reference face's prism).
+    Incident(FeatureId),
+    /// Side plane number `k` (inside the incident face).
+    Side(u8),
+}
+
+/// A vertex of the polygon being clipped, and the edge from it to the next vertex.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct ClipVertex<T: Real> {
     pub(crate) point: Point<T>,
-    pub(crate) id: u32,
+    pub(crate) label: Label,
+    pub(crate) edge: Along,
 }
 
-/// A side plane `{x : (x − origin)·normal ≤ 0}` (inside is the non-positive side) with an id.
+/// A side plane `{x : (x − origin)·normal ≤ 0}` (inside is the non-positive side): `feature` is
+/// the reference feature a crossing of it lies on (the face's edge, or an edge's end vertex),
+/// `ends` the reference vertices at its two ends (for the corner it shares with a neighbour).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SidePlane<T: Real> {
     pub(crate) origin: Point<T>,
     pub(crate) normal: Vector<T>,
-    pub(crate) id: u32,
+    pub(crate) feature: FeatureId,
+    pub(crate) ends: [u32; 2],
 }
 
 /// Clips `polygon` (a closed loop of ≥ 3 vertices, or a segment of 2) against every plane,
-/// leaving the result in `polygon`; `scratch` is a buffer of the same kind.
+/// leaving the result in `polygon`; `scratch` is a buffer of the same kind; `incident_face` is
+/// the incident feature's own id (what points on side-plane edges lie on).
 pub(crate) fn clip_against_planes<T: Real>(
     polygon: &mut Vec<ClipVertex<T>>,
     planes: &[SidePlane<T>],
+    incident_face: FeatureId,
     scratch: &mut Vec<ClipVertex<T>>,
 ) {
-    for plane in planes {
+    for (k, plane) in planes.iter().enumerate() {
         if polygon.is_empty() {
             return;
         }
         scratch.clear();
+        let cut = Cut {
+            planes,
+            k,
+            incident_face,
+        };
         if polygon.len() == 2 {
-            clip_segment(polygon[0], polygon[1], plane, scratch);
+            clip_segment(polygon[0], polygon[1], plane, &cut, scratch);
         } else {
-            clip_loop(polygon, plane, scratch);
+            clip_loop(polygon, plane, &cut, scratch);
         }
         core::mem::swap(polygon, scratch);
+    }
+}
+
+/// The plane being applied, with what its crossings need to be labelled.
+struct Cut<'a, T: Real> {
+    planes: &'a [SidePlane<T>],
+    k: usize,
+    incident_face: FeatureId,
+}
+
+impl<T: Real> Cut<'_, T> {
+    /// The label of the point where an edge lying on `along` crosses this plane.
+    fn crossing_label(&self, along: Along) -> Label {
+        let plane = &self.planes[self.k];
+        match along {
+            Along::Incident(edge) => Label {
+                reference: plane.feature,
+                incident: edge,
+            },
+            Along::Side(j) => {
+                let other = &self.planes[usize::from(j)];
+                let corner = if other.ends[1] == plane.ends[0] {
+                    Some(other.ends[1])
+                } else if other.ends[0] == plane.ends[1] {
+                    Some(other.ends[0])
+                } else {
+                    None
+                };
+                Label {
+                    reference: corner.map_or(plane.feature, FeatureId::Vertex),
+                    incident: self.incident_face,
+                }
+            }
+        }
     }
 }
 
 fn clip_loop<T: Real>(
     polygon: &[ClipVertex<T>],
     plane: &SidePlane<T>,
+    cut: &Cut<'_, T>,
     out: &mut Vec<ClipVertex<T>>,
 ) {
     let n = polygon.len();
@@ -54,11 +127,18 @@ fn clip_loop<T: Real>(
         let next = polygon[(i + 1) % n];
         let d_current = height(plane, &current.point);
         let d_next = height(plane, &next.point);
-        if d_current <= T::zero() {
-            out.push(current);
-        }
-        if (d_current <= T::zero()) != (d_next <= T::zero()) {
-            out.push(crossing(current, next, d_current, d_next, plane.id));
+        match (d_current <= T::zero(), d_next <= T::zero()) {
+            (true, true) => out.push(current),
+            // Leaving: the edge is cut, and the polygon continues along the plane.
+            (true, false) => {
+                out.push(current);
+                let mut x = crossing(&current, &next, d_current, d_next, cut);
+                x.edge = Along::Side(cut.k as u8);
+                out.push(x);
+            }
+            // Entering: the rest of the edge is kept.
+            (false, true) => out.push(crossing(&current, &next, d_current, d_next, cut)),
+            (false, false) => {}
         }
     }
 }
@@ -67,13 +147,14 @@ fn clip_segment<T: Real>(
     a: ClipVertex<T>,
     b: ClipVertex<T>,
     plane: &SidePlane<T>,
+    cut: &Cut<'_, T>,
     out: &mut Vec<ClipVertex<T>>,
 ) {
     let (da, db) = (height(plane, &a.point), height(plane, &b.point));
     match (da <= T::zero(), db <= T::zero()) {
         (true, true) => out.extend([a, b]),
-        (true, false) => out.extend([a, crossing(a, b, da, db, plane.id)]),
-        (false, true) => out.extend([crossing(a, b, da, db, plane.id), b]),
+        (true, false) => out.extend([a, crossing(&a, &b, da, db, cut)]),
+        (false, true) => out.extend([crossing(&a, &b, da, db, cut), b]),
         (false, false) => {}
     }
 }
@@ -82,99 +163,170 @@ fn height<T: Real>(plane: &SidePlane<T>, p: &Point<T>) -> T {
     (p - plane.origin).dot(&plane.normal)
 }
 
-/// The point where edge `a → b` crosses the plane (`da`, `db` its heights, of opposite signs).
+/// The point where edge `a → b` (on `a.edge`) crosses the plane (`da`, `db` its heights, of
+/// opposite signs); it continues along the same edge.
 fn crossing<T: Real>(
-    a: ClipVertex<T>,
-    b: ClipVertex<T>,
+    a: &ClipVertex<T>,
+    b: &ClipVertex<T>,
     da: T,
     db: T,
-    plane_id: u32,
+    cut: &Cut<'_, T>,
 ) -> ClipVertex<T> {
     let t = da / (da - db);
-    // Order the edge's ids so the crossing keeps its id whichever way the edge is walked.
-    let (lo, hi) = if a.id <= b.id {
-        (a.id, b.id)
-    } else {
-        (b.id, a.id)
-    };
     ClipVertex {
         point: a.point + (b.point - a.point) * t,
-        id: mix(mix(plane_id, lo), hi) | 0x8000_0000,
+        label: cut.crossing_label(a.edge),
+        edge: a.edge,
     }
-}
-
-/// Mixes two ids into one (a multiply–xorshift step); deterministic on every platform.
-pub(crate) fn mix(a: u32, b: u32) -> u32 {
-    let x = (u64::from(a) << 32 | u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    let x = (x ^ (x >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    (x ^ (x >> 32)) as u32
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    const INCIDENT: FeatureId = FeatureId::Face(9);
+
+    /// A square of half-side `half` at height z, vertex ids 0..4, edge ids 10..14.
     fn square(half: f64, z: f64) -> Vec<ClipVertex<f64>> {
         [(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)]
             .iter()
             .enumerate()
             .map(|(i, (x, y))| ClipVertex {
                 point: Point::new(x * half, y * half, z),
-                id: i as u32,
+                label: Label {
+                    reference: FeatureId::Face(0),
+                    incident: FeatureId::Vertex(i as u32),
+                },
+                edge: Along::Incident(FeatureId::Edge(10 + i as u32)),
             })
             .collect()
     }
 
+    /// The side planes of the unit square: plane k is reference edge 20 + k, from corner
+    /// 30 + k to corner 30 + (k + 1) % 4 (walking +x, +y, −x, −y sides).
     fn planes_of_unit_square() -> Vec<SidePlane<f64>> {
-        [Vector::x(), -Vector::x(), Vector::y(), -Vector::y()]
+        [Vector::x(), Vector::y(), -Vector::x(), -Vector::y()]
             .iter()
             .enumerate()
-            .map(|(i, n)| SidePlane {
+            .map(|(k, n)| SidePlane {
                 origin: Point::from(*n),
                 normal: *n,
-                id: i as u32,
+                feature: FeatureId::Edge(20 + k as u32),
+                ends: [30 + k as u32, 30 + (k as u32 + 1) % 4],
             })
             .collect()
     }
 
     #[test]
-    fn a_big_square_clipped_to_a_small_one_keeps_the_small_ones_corners() {
+    fn a_big_square_clipped_to_a_small_one_has_the_small_ones_corners() {
         let mut poly = square(2.0, 0.0);
-        clip_against_planes(&mut poly, &planes_of_unit_square(), &mut Vec::new());
-        // Each plane cuts two corners off; what is left is exactly the small square.
+        clip_against_planes(
+            &mut poly,
+            &planes_of_unit_square(),
+            INCIDENT,
+            &mut Vec::new(),
+        );
+        // What is left is exactly the small square: its four corners, each labelled with the
+        // reference corner (inside the incident face).
         assert_eq!(poly.len(), 4);
+        let mut corners: Vec<FeatureId> = poly.iter().map(|v| v.label.reference).collect();
+        corners.sort();
+        let expected: Vec<FeatureId> = (30..34).map(FeatureId::Vertex).collect();
+        assert_eq!(corners, expected);
         for v in &poly {
             assert!((v.point.x.abs() - 1.0).abs() < 1e-12 && (v.point.y.abs() - 1.0).abs() < 1e-12);
-            assert!(v.id & 0x8000_0000 != 0, "every corner is a crossing");
+            assert_eq!(v.label.incident, INCIDENT);
         }
     }
 
     #[test]
-    fn a_square_inside_is_untouched_and_keeps_its_ids() {
+    fn a_square_inside_is_untouched_and_keeps_its_labels() {
         let mut poly = square(0.5, 0.0);
-        clip_against_planes(&mut poly, &planes_of_unit_square(), &mut Vec::new());
+        clip_against_planes(
+            &mut poly,
+            &planes_of_unit_square(),
+            INCIDENT,
+            &mut Vec::new(),
+        );
         assert_eq!(poly, square(0.5, 0.0));
+    }
+
+    /// A square turned by 45° across the unit square: eight crossings of an incident edge with
+    /// a side plane, each labelled (reference edge, incident edge) — the same labels whichever
+    /// plane is applied first.
+    #[test]
+    fn crossings_name_the_two_edges_whatever_the_plane_order() {
+        let diamond = |r: f64| -> Vec<ClipVertex<f64>> {
+            (0..4)
+                .map(|i| {
+                    let a = std::f64::consts::FRAC_PI_2 * f64::from(i);
+                    ClipVertex {
+                        point: Point::new(r * a.cos(), r * a.sin(), 0.0),
+                        label: Label {
+                            reference: FeatureId::Face(0),
+                            incident: FeatureId::Vertex(i),
+                        },
+                        edge: Along::Incident(FeatureId::Edge(10 + i)),
+                    }
+                })
+                .collect()
+        };
+        let labels = |planes: &[SidePlane<f64>]| {
+            let mut poly = diamond(1.3);
+            clip_against_planes(&mut poly, planes, INCIDENT, &mut Vec::new());
+            let mut l: Vec<(FeatureId, FeatureId)> = poly
+                .iter()
+                .map(|v| (v.label.reference, v.label.incident))
+                .collect();
+            l.sort();
+            l
+        };
+        let planes = planes_of_unit_square();
+        let forward = labels(&planes);
+        assert_eq!(forward.len(), 8);
+        for (r, i) in &forward {
+            assert!(matches!((r, i), (FeatureId::Edge(_), FeatureId::Edge(_))));
+        }
+        let mut rotated = planes.clone();
+        rotated.rotate_left(2);
+        assert_eq!(labels(&rotated), forward);
     }
 
     #[test]
     fn a_segment_is_clipped_to_its_overlap() {
         let a = ClipVertex {
             point: Point::new(-3.0, 0.2, 0.0),
-            id: 7,
+            label: Label {
+                reference: FeatureId::Face(0),
+                incident: FeatureId::Vertex(7),
+            },
+            edge: Along::Incident(FeatureId::Edge(3)),
         };
         let b = ClipVertex {
             point: Point::new(0.5, 0.2, 0.0),
-            id: 9,
+            label: Label {
+                reference: FeatureId::Face(0),
+                incident: FeatureId::Vertex(9),
+            },
+            edge: Along::Incident(FeatureId::Edge(3)),
         };
         let mut seg = vec![a, b];
-        clip_against_planes(&mut seg, &planes_of_unit_square(), &mut Vec::new());
+        clip_against_planes(
+            &mut seg,
+            &planes_of_unit_square(),
+            INCIDENT,
+            &mut Vec::new(),
+        );
         assert_eq!(seg.len(), 2);
         assert!((seg[0].point.x + 1.0).abs() < 1e-12);
+        assert_eq!(
+            seg[0].label,
+            Label {
+                reference: FeatureId::Edge(22),
+                incident: FeatureId::Edge(3)
+            }
+        );
         assert_eq!(seg[1], b);
-        // Walking the edge the other way gives the same crossing id.
-        let mut reversed = vec![b, a];
-        clip_against_planes(&mut reversed, &planes_of_unit_square(), &mut Vec::new());
-        assert_eq!(reversed[1].id, seg[0].id);
     }
 
     #[test]
@@ -183,7 +335,12 @@ mod tests {
         for v in &mut poly {
             v.point.x += 5.0;
         }
-        clip_against_planes(&mut poly, &planes_of_unit_square(), &mut Vec::new());
+        clip_against_planes(
+            &mut poly,
+            &planes_of_unit_square(),
+            INCIDENT,
+            &mut Vec::new(),
+        );
         assert!(poly.is_empty());
     }
 }

@@ -10,8 +10,9 @@
 //!   [`nphase_gjk::SimplexCache`].
 //! * [`update_manifold`] — one pair across frames, as an engine holds it: a [`PairState`], this
 //!   frame's [`ContactManifold`] with the warm-start data carried over by id.
-//! * [`build_manifold`] — up to four contact points with persistent ids from a pair's contact
-//!   (supporting features, `clipping`, `reduction`).
+//! * [`build_manifold`] — up to four contact points from a pair's contact (supporting
+//!   features, `clipping`, `reduction`), each named by the features that made it
+//!   ([`ContactId`]), with hysteresis across frames.
 //! * [`NarrowPhase`] — the whole step: broadphase pairs in, one [`ContactManifold`] per pair
 //!   out, in parallel (rayon), warm-started, bit-identical for any thread count.
 //!
@@ -21,6 +22,7 @@
 
 mod clipping;
 pub mod collide;
+mod contact_id;
 mod manifold;
 mod narrow_phase;
 mod pair;
@@ -28,8 +30,12 @@ pub mod query;
 mod reduction;
 
 pub use collide::{ContactQuality, LocalContact, PairOutcome, query_pair};
+pub use contact_id::ContactId;
 pub use manifold::{
-    ContactManifold, ContactPoint, MAX_MANIFOLD_POINTS, ManifoldWorkspace, build_manifold,
+    ContactManifold, ContactPoint, DEPTH_HYSTERESIS, FEATURE_SNAP, MAX_MANIFOLD_POINTS,
+    ManifoldHistory, ManifoldInput, ManifoldWorkspace, REFERENCE_MARGIN, ReferenceSide,
+    build_manifold,
 };
 pub use narrow_phase::{Collider, NarrowPhase, NarrowPhaseConfig, PipelineError, StepStats};
+pub use nphase_shapes::FeatureId;
 pub use pair::{PairInput, PairState, PairWorkspace, update_manifold};

@@ -1,35 +1,56 @@
 //! Contact manifolds: up to four contact points between two shapes, from their supporting
-//! features along the contact normal.
+//! features along the contact normal, with ids that name the features that made them.
 //!
 //! Given the exact contact of a pair (normal `n` from A toward B, in A's frame):
 //!
 //! 1. the supporting features of A along `n` and of B along `−n` (a face polygon — hull faces
-//!    in full, cylinder caps and cone bases as regular polygons —, an edge or a vertex, pushed
-//!    out by the radius of rounded shapes);
+//!    in full, cylinder caps and cone bases as regular polygons —, an edge — a side line of a
+//!    cylinder, cone or capsule — or a vertex, pushed out by the radius of rounded shapes);
+//!    where a curved shape switches between two parts, last frame's part is kept a little past
+//!    the switch ([`FeatureMap::local_support_feature_near`]);
 //! 2. a vertex on either side: one point, the exact witness pair;
-//! 3. otherwise a *reference* feature (a face rather than an edge; of two faces the one whose
-//!    normal is closer to `n`; of two edges A's, and only when they are parallel — crossed
-//!    edges touch at the witness alone) and an *incident* one, whose polygon is clipped
-//!    against the reference's side planes, which contain `n` ([`crate::clipping`]);
+//! 3. otherwise a *reference* feature and an *incident* one, whose polygon is clipped against
+//!    the reference's side planes, which contain `n` ([`crate::clipping`]). The reference is a
+//!    face rather than an edge; of two faces the one with the larger separation along its own
+//!    normal, with hysteresis: last frame's reference side is kept unless the other side's
+//!    separation is larger by [`REFERENCE_MARGIN`] × size (Box2D's `0.1 · linearSlop` rule with
+//!    a memory). Of two edges A's is the reference, and only when they are parallel (within
+//!    [`FLAT_FEATURE_ANGLE`](nphase_shapes::FLAT_FEATURE_ANGLE)) — crossed edges touch at the
+//!    witness alone;
 //! 4. each surviving incident vertex becomes a point whose distance is measured along `n` to
 //!    the reference plane — its partner on the reference face lies on the face, so no point
 //!    is deeper than the exact contact; points further apart than the prediction distance are
 //!    dropped, and points closer together than `1e-4 × size` merged;
 //! 5. when the clipped points are shallower than the exact contact (a polygonised curve), the
 //!    exact witness is added (or replaces a clipped point at the same place), so the deepest
-//!    point always agrees with the pair query;
-//! 6. more than four points are reduced to four ([`crate::reduction`]).
+//!    point agrees with the pair query;
+//! 6. every point is named ([`ContactId`], below);
+//! 7. more than four points are reduced to four ([`crate::reduction`]), preferring last
+//!    frame's points; the points come out in the order the reduction chose them.
 //!
-//! Ids mix the two features' ids with the clipped vertex's id, so a point keeps its id while the
-//! same features touch — what a solver needs to warm-start its impulses.
+//! # Ids
+//! Clipping labels every point with the features it lies on: a reference feature and an
+//! incident one (an incident vertex over the reference face, an incident edge crossing a
+//! reference edge, a reference corner inside the incident face). Where features coincide — a
+//! box resting exactly on an equal box, a corner on an edge — rounding noise would decide which
+//! of these a point comes out as, so one rule decides instead: **each side's feature is the
+//! lowest-dimensional feature of that side's supporting feature within `τ` of the point** — a
+//! vertex within `τ` names the point, else an edge within `τ`, else the face — with
+//! `τ = `[`FEATURE_SNAP`]` × size`. The rule has hysteresis: a point keeps last frame's id while
+//! the features it names are within `2τ` of it. Two points that come out with the same id are
+//! one point (the deeper is kept).
+//!
+//! `size` is the larger extent of the two supporting features (the largest distance of a
+//! feature vertex from its first vertex).
 
 use arrayvec::ArrayVec;
 use nphase_math::{Isometry, Point, Real, UnitVector, Vector};
-use nphase_shapes::{FeatureId, FeatureMap, Shape, SupportFeature};
+use nphase_shapes::{FLAT_FEATURE_ANGLE, FeatureId, FeatureMap, Shape, SupportFeature};
 use num_traits::Float;
 
 use crate::LocalContact;
-use crate::clipping::{ClipVertex, SidePlane, clip_against_planes, mix};
+use crate::clipping::{Along, ClipVertex, Label, SidePlane, clip_against_planes};
+use crate::contact_id::ContactId;
 use crate::reduction::{Candidate, reduce_to_four};
 
 /// The most points a manifold holds.
@@ -38,6 +59,20 @@ pub const MAX_MANIFOLD_POINTS: usize = 4;
 /// Candidate points closer than this fraction of the features' size are one point (clipping
 /// makes such twins where an incident vertex lies on a side plane, as with flush faces).
 const MERGE_RADIUS: f64 = 1e-4;
+
+/// Coincident features within this fraction of the features' size name a point by the
+/// lowest-dimensional of them (see the module doc): 1 % — far above the pose noise of a resting
+/// stack (a solver leaves ~1e-3 × size of jitter), far below the spacing of a shape's features.
+pub const FEATURE_SNAP: f64 = 1e-2;
+
+/// The reference face changes sides only when the other side's separation is larger by this
+/// fraction of the features' size (see the module doc).
+pub const REFERENCE_MARGIN: f64 = 1e-3;
+
+/// The reduction keeps a point of last frame's manifold instead of the deepest point when it is
+/// within this fraction of the features' size of the deepest depth (the reduction): the
+/// depths of a resting face contact differ by the pose noise, and the deepest one flickers.
+pub const DEPTH_HYSTERESIS: f64 = 1e-3;
 
 /// One contact point of a manifold.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -48,22 +83,37 @@ pub struct ContactPoint<T: Real> {
     pub local_point2: Point<T>,
     /// Signed distance along the manifold normal (negative = penetrating).
     pub dist: T,
-    /// Feature-pair id, the same while the same features touch.
-    pub id: u32,
+    /// The features of A and B that made the point; the same while they touch.
+    pub id: ContactId,
     /// Solver warm-start data: the normal impulse the engine applied last frame at the point
-    /// with this id. The pipeline carries it over from the previous frame's point with the
-    /// same id (0 for a new point); the engine writes it after solving.
+    /// with this id. Carried over from the previous frame's point with the same id (0 for a
+    /// new point); the engine writes it after solving.
     pub normal_impulse: T,
+    /// Solver warm-start data: the friction impulses along the manifold's tangents
+    /// ([`ContactManifold::local_tangent1`] and `normal × tangent1`), carried like
+    /// `normal_impulse`.
+    pub tangent_impulse: [T; 2],
     /// Whether a point with this id existed in the previous frame.
     pub persisted: bool,
 }
 
 /// The contact manifold of one pair.
+///
+/// Warm-start data: each point carries its normal and two tangent impulses; the manifold
+/// carries one twist (rolling-about-the-normal) impulse, as rapier's solver has. An engine
+/// with more per-point data keeps it beside the manifold, indexed by [`ContactPoint::id`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct ContactManifold<T: Real> {
     /// Unit normal from A toward B, in A's local frame ([`ContactManifold::world_normal`] maps
     /// it to the world).
     pub local_normal1: UnitVector<T>,
+    /// A unit tangent, perpendicular to the normal, A's local frame; the second tangent is
+    /// `local_normal1 × local_tangent1`. Kept from frame to frame (last frame's tangent
+    /// projected onto the new contact plane), so tangent impulses keep their meaning.
+    pub local_tangent1: UnitVector<T>,
+    /// Solver warm-start data: the twist impulse about the normal, carried over while any
+    /// point persists.
+    pub twist_impulse: T,
     /// At most four points; empty when the shapes are further apart than the prediction.
     pub points: ArrayVec<ContactPoint<T>, MAX_MANIFOLD_POINTS>,
 }
@@ -72,6 +122,8 @@ impl<T: Real> Default for ContactManifold<T> {
     fn default() -> Self {
         ContactManifold {
             local_normal1: Vector::y_axis(),
+            local_tangent1: Vector::x_axis(),
+            twist_impulse: T::zero(),
             points: ArrayVec::new(),
         }
     }
@@ -93,6 +145,47 @@ impl<T: Real> ContactManifold<T> {
     }
 }
 
+/// Which shape's feature was the reference of the clipping.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReferenceSide {
+    /// Shape A's face (or edge).
+    A,
+    /// Shape B's face.
+    B,
+}
+
+/// What a manifold decided that the next frame's manifold leans toward (its hysteresis): the
+/// supporting features of A and B, and the reference side of the clipping.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ManifoldHistory {
+    /// The supporting features of A and B (see
+    /// [`FeatureMap::local_support_feature_near`](nphase_shapes::FeatureMap::local_support_feature_near)).
+    pub features: Option<(FeatureId, FeatureId)>,
+    /// The reference side, when the features were clipped.
+    pub reference: Option<ReferenceSide>,
+}
+
+/// What [`build_manifold`] needs of a pair: its shapes and pose, its exact contact, and what
+/// last frame's manifold decided.
+#[derive(Clone, Copy, Debug)]
+pub struct ManifoldInput<'a, T: Real> {
+    /// Shape A, at the origin.
+    pub shape1: &'a Shape<T>,
+    /// Shape B.
+    pub shape2: &'a Shape<T>,
+    /// B's pose in A's frame.
+    pub pos12: &'a Isometry<T>,
+    /// The exact contact of the pair (A's frame).
+    pub contact: &'a LocalContact<T>,
+    /// Points are kept up to this distance.
+    pub prediction: T,
+    /// Last frame's points (their ids give the id rule and the reduction their hysteresis);
+    /// empty for a new pair.
+    pub previous: &'a [ContactPoint<T>],
+    /// What last frame's manifold decided (default for a new pair).
+    pub history: ManifoldHistory,
+}
+
 /// Scratch buffers of manifold generation, reused across pairs.
 #[derive(Debug, Default)]
 pub struct ManifoldWorkspace<T: Real> {
@@ -110,7 +203,9 @@ struct PointCandidate<T: Real> {
     point1: Point<T>,
     point2: Point<T>,
     dist: T,
-    id: u32,
+    id: ContactId,
+    /// Where a point with this id was in last frame's manifold.
+    previous_rank: Option<u8>,
 }
 
 impl<T: Real> Candidate<T> for PointCandidate<T> {
@@ -120,32 +215,40 @@ impl<T: Real> Candidate<T> for PointCandidate<T> {
     fn distance(&self) -> T {
         self.dist
     }
+    fn previous_rank(&self) -> Option<usize> {
+        self.previous_rank.map(usize::from)
+    }
 }
 
-/// Fills `points` with the manifold of shapes A (at the origin) and B (at `pos12`) whose exact
-/// contact is `contact` (A's frame); see the module doc. Points are kept up to `prediction`.
+/// Fills `points` with the manifold of `input` (see the module doc); impulses are left at zero
+/// and `persisted` set where the id was in `input.previous`. Returns what the next frame leans
+/// toward.
 pub fn build_manifold<T: Real>(
-    shape1: &Shape<T>,
-    shape2: &Shape<T>,
-    pos12: &Isometry<T>,
-    contact: &LocalContact<T>,
-    prediction: T,
+    input: &ManifoldInput<'_, T>,
     ws: &mut ManifoldWorkspace<T>,
     points: &mut ArrayVec<ContactPoint<T>, MAX_MANIFOLD_POINTS>,
-) {
+) -> ManifoldHistory {
     points.clear();
+    let contact = input.contact;
     let n = contact.normal.into_inner();
-    shape1.local_support_feature(&n, &mut ws.feature1);
-    let n_in_b = pos12.rotation.inverse_transform_vector(&-n);
-    shape2.local_support_feature(&n_in_b, &mut ws.feature2);
-    ws.feature2.transform_by(pos12);
-    let feature_ids = mix(ws.feature1.id.code(), ws.feature2.id.code());
+    let (previous1, previous2) = input.history.features.unzip();
+    input
+        .shape1
+        .local_support_feature_near(&n, previous1, &mut ws.feature1);
+    let n_in_b = input.pos12.rotation.inverse_transform_vector(&-n);
+    input
+        .shape2
+        .local_support_feature_near(&n_in_b, previous2, &mut ws.feature2);
+    let features = Some((ws.feature1.id, ws.feature2.id));
+    ws.feature2.transform_by(input.pos12);
 
+    let size = Float::max(extent(&ws.feature1), extent(&ws.feature2));
     ws.candidates.clear();
-    if ws.feature1.vertices.len() > 1 && ws.feature2.vertices.len() > 1 {
-        clip_features(ws, &n, prediction, feature_ids);
-    }
-    let size = shape_size(ws);
+    let reference = if ws.feature1.vertices.len() > 1 && ws.feature2.vertices.len() > 1 {
+        clip_features(ws, &n, input, size)
+    } else {
+        None
+    };
     // No pair of surface points is closer along n than the exact contact (n minimises the
     // support gap, and every pair's separation along n is at least that gap). A clipped point
     // deeper than it by more than the accuracy is an artefact of a reference face far from n
@@ -156,110 +259,126 @@ pub fn build_manifold<T: Real>(
     ws.candidates.retain(|c| c.dist >= contact.dist - accuracy);
     let merge = T::lit(MERGE_RADIUS) * size;
     remove_duplicates(&mut ws.candidates, merge);
-    // The exact witness joins when clipping found nothing or only shallower points (a curved
-    // surface polygonised): the deepest point then agrees with the pair query. A clipped point
-    // at the same place (within the merge radius) becomes the witness — its id always, its
-    // geometry if deeper — whether or not the witness is needed, so that rounding noise never
-    // switches the point's id from one frame to the next. (A clipped point there is typically
-    // where the incident edge crosses the side planes at a reference vertex: which of the two
-    // planes meeting there it crosses first, and so its id, is down to rounding; the witness's
-    // id names the vertex.)
-    let deepest = ws
-        .candidates
-        .iter()
-        .fold(T::infinity(), |m, c| Float::min(m, c.dist));
-    let witness_id = |ws: &ManifoldWorkspace<T>| {
-        mix(
-            mix(
-                touching_part(&ws.feature1, &contact.point1, merge),
-                touching_part(&ws.feature2, &contact.point2, merge),
-            ),
-            u32::MAX,
-        )
-    };
+    add_witness(ws, contact, merge, accuracy);
+
+    let tau = T::lit(FEATURE_SNAP) * size;
+    for c in &mut ws.candidates {
+        c.id = snapped_id(c, &ws.feature1, &ws.feature2, tau, input.previous);
+        c.previous_rank = input
+            .previous
+            .iter()
+            .position(|p| p.id == c.id)
+            .map(|k| k as u8);
+    }
+    merge_equal_ids(&mut ws.candidates);
+    reduce_to_four(&mut ws.candidates, &n, T::lit(DEPTH_HYSTERESIS) * size);
+    for c in &ws.candidates {
+        points.push(ContactPoint {
+            local_point1: c.point1,
+            local_point2: input.pos12.inverse_transform_point(&c.point2),
+            dist: c.dist,
+            id: c.id,
+            normal_impulse: T::zero(),
+            tangent_impulse: [T::zero(); 2],
+            persisted: c.previous_rank.is_some(),
+        });
+    }
+    ManifoldHistory {
+        features,
+        reference,
+    }
+}
+
+/// The exact witness joins when clipping found nothing or only shallower points (a curved
+/// surface polygonised): the deepest point then agrees with the pair query. A clipped point at
+/// the same place (within the merge radius) takes the witness's geometry if the witness is
+/// deeper. Its label is the two whole features: the id rule names the parts of them it touches.
+fn add_witness<T: Real>(
+    ws: &mut ManifoldWorkspace<T>,
+    contact: &LocalContact<T>,
+    merge: T,
+    accuracy: T,
+) {
     let witness = PointCandidate {
         point1: contact.point1,
         point2: contact.point2,
         dist: contact.dist,
-        id: 0,
+        id: ContactId::new(ws.feature1.id, ws.feature2.id),
+        previous_rank: None,
     };
-    // The id is only worked out when the witness is kept (most resting contacts clip to
-    // points as deep as it, away from it).
-    match ws
+    let deepest = ws
         .candidates
         .iter()
-        .position(|c| (c.point1 - witness.point1).norm() <= merge)
+        .fold(T::infinity(), |m, c| Float::min(m, c.dist));
+    match ws
+        .candidates
+        .iter_mut()
+        .find(|c| (c.point1 - witness.point1).norm() <= merge)
     {
-        Some(k) => {
-            let id = witness_id(ws);
-            let c = &mut ws.candidates[k];
-            c.id = id;
+        Some(c) => {
             if witness.dist < c.dist {
-                *c = PointCandidate { id, ..witness };
+                *c = PointCandidate {
+                    id: c.id,
+                    ..witness
+                };
             }
         }
         None => {
-            if ws.candidates.is_empty() || deepest > contact.dist + T::TOLERANCES.accuracy * size {
-                let id = witness_id(ws);
-                ws.candidates.push(PointCandidate { id, ..witness });
+            if ws.candidates.is_empty() || deepest > contact.dist + accuracy {
+                ws.candidates.push(witness);
             }
         }
     }
-    reduce_to_four(&mut ws.candidates, &n);
-    for c in &ws.candidates {
-        points.push(ContactPoint {
-            local_point1: c.point1,
-            local_point2: pos12.inverse_transform_point(&c.point2),
-            dist: c.dist,
-            id: c.id,
-            normal_impulse: T::zero(),
-            persisted: false,
-        });
-    }
 }
 
-/// Clips the incident feature against the reference one and pushes the points within the
-/// prediction distance into `ws.candidates`.
+/// Chooses the reference feature (see the module doc), clips the incident feature against it
+/// and pushes the points within the prediction distance into `ws.candidates`, labelled with
+/// the features they lie on. Returns the reference side, or `None` when the features do not
+/// clip (crossed edges, a reference plane that cannot measure along `n`).
 fn clip_features<T: Real>(
     ws: &mut ManifoldWorkspace<T>,
     n: &Vector<T>,
-    prediction: T,
-    feature_ids: u32,
-) {
+    input: &ManifoldInput<'_, T>,
+    size: T,
+) -> Option<ReferenceSide> {
     let face1 = ws.feature1.vertices.len() >= 3;
     let face2 = ws.feature2.vertices.len() >= 3;
-    let reference_is_1 = match (face1, face2) {
-        (true, true) => ws.feature1.normal.dot(n) >= -ws.feature2.normal.dot(n),
-        (false, true) => false,
-        _ => true,
+    let side = match (face1, face2) {
+        (true, true) => {
+            let sep1 = separation(&ws.feature1, &ws.feature2);
+            let sep2 = separation(&ws.feature2, &ws.feature1);
+            let margin = T::lit(REFERENCE_MARGIN) * size;
+            match input.history.reference {
+                Some(ReferenceSide::B) if !(sep1 > sep2 + margin) => ReferenceSide::B,
+                _ if sep2 > sep1 + margin => ReferenceSide::B,
+                _ => ReferenceSide::A,
+            }
+        }
+        (false, true) => ReferenceSide::B,
+        _ => ReferenceSide::A,
     };
+    let reference_is_1 = side == ReferenceSide::A;
     let (reference, incident) = if reference_is_1 {
         (&ws.feature1, &ws.feature2)
     } else {
         (&ws.feature2, &ws.feature1)
     };
     // The reference plane's outward normal: the face normal, or ±n for an edge.
+    let toward = if reference_is_1 { *n } else { -n };
     let outward = if reference.vertices.len() >= 3 {
         reference.normal.into_inner()
-    } else if reference_is_1 {
-        *n
     } else {
-        -n
+        toward
     };
     // Distances are measured along n; a reference plane nearly parallel to n cannot measure.
-    let along = if reference_is_1 {
-        outward.dot(n)
-    } else {
-        -outward.dot(n)
-    };
+    let along = outward.dot(&toward);
     if !(along > T::lit(0.1)) {
-        return;
+        return None;
     }
 
     ws.planes.clear();
     let rv = &reference.vertices;
-    // From the reference feature toward the incident one.
-    let toward = if reference_is_1 { *n } else { -n };
+    let ids = &reference.vertex_ids;
     if rv.len() >= 3 {
         // The side planes contain the normal n (not the face normal): a point that survives
         // lies above the reference face *along n*, so the point it is paired with on the face
@@ -269,42 +388,46 @@ fn clip_features<T: Real>(
         // |dist|·tan(tilt) deeper than the true depth. ((b − a) × n points outward like
         // (b − a) × f because n·f > 0 and the edge is perpendicular to f.)
         for k in 0..rv.len() {
-            let (a, b) = (rv[k], rv[(k + 1) % rv.len()]);
+            let next = (k + 1) % rv.len();
             ws.planes.push(SidePlane {
-                origin: a,
-                normal: (b - a).cross(&toward),
-                id: reference.vertex_ids[k],
+                origin: rv[k],
+                normal: (rv[next] - rv[k]).cross(&toward),
+                feature: FeatureId::Edge(reference.edge_ids[k]),
+                ends: [ids[k], ids[next]],
             });
         }
     } else {
         // Edge against edge. Crossed edges touch at one point, the exact witness; only
         // (nearly) parallel ones — a capsule lying on a capsule — have an overlap to clip.
         let (e1, e2) = (rv[1] - rv[0], incident.vertices[1] - incident.vertices[0]);
-        let sin_flat = Float::sin(T::lit(nphase_shapes::FLAT_FEATURE_ANGLE));
+        let sin_flat = Float::sin(T::lit(FLAT_FEATURE_ANGLE));
         if e1.cross(&e2).norm() > sin_flat * e1.norm() * e2.norm() {
-            return;
+            return None;
         }
-        let edge = rv[1] - rv[0];
-        ws.planes.push(SidePlane {
-            origin: rv[0],
-            normal: -edge,
-            id: reference.vertex_ids[0],
-        });
-        ws.planes.push(SidePlane {
-            origin: rv[1],
-            normal: edge,
-            id: reference.vertex_ids[1],
-        });
+        for (k, normal) in [(0, -e1), (1, e1)] {
+            ws.planes.push(SidePlane {
+                origin: rv[k],
+                normal,
+                feature: FeatureId::Vertex(ids[k]),
+                ends: [ids[k], ids[k]],
+            });
+        }
     }
     ws.polygon.clear();
-    ws.polygon.extend(
-        incident
-            .vertices
-            .iter()
-            .zip(&incident.vertex_ids)
-            .map(|(p, &id)| ClipVertex { point: *p, id }),
-    );
-    clip_against_planes(&mut ws.polygon, &ws.planes, &mut ws.scratch);
+    let iv = &incident.vertices;
+    for (k, (p, &id)) in iv.iter().zip(&incident.vertex_ids).enumerate() {
+        // A segment's two ends share its one edge.
+        let edge = incident.edge_ids[k.min(incident.edge_ids.len() - 1)];
+        ws.polygon.push(ClipVertex {
+            point: *p,
+            label: Label {
+                reference: reference.id,
+                incident: FeatureId::Vertex(id),
+            },
+            edge: Along::Incident(FeatureId::Edge(edge)),
+        });
+    }
+    clip_against_planes(&mut ws.polygon, &ws.planes, incident.id, &mut ws.scratch);
 
     let origin = rv[0];
     for v in &ws.polygon {
@@ -335,46 +458,172 @@ fn clip_features<T: Real>(
                 (v.point, partner, (partner - v.point).dot(n))
             }
         };
-        if dist > prediction {
+        if dist > input.prediction {
             continue;
         }
+        let id = if reference_is_1 {
+            ContactId::new(v.label.reference, v.label.incident)
+        } else {
+            ContactId::new(v.label.incident, v.label.reference)
+        };
         ws.candidates.push(PointCandidate {
             point1,
             point2,
             dist,
-            id: mix(feature_ids, v.id),
+            id,
+            previous_rank: None,
         });
     }
+    Some(side)
 }
 
-/// The id of the smallest part of `feature` that holds `point` (within `radius`): one of its
-/// vertices, one of its edges, or the whole feature. A box corner touching a ball is the same
-/// corner whichever of its three faces the supporting-feature query returns for a normal in
-/// the corner's normal cone, so the witness keeps its id while the normal wanders in it.
-fn touching_part<T: Real>(feature: &SupportFeature<T>, point: &Point<T>, radius: T) -> u32 {
-    let vs = &feature.vertices;
-    if vs.len() >= 2 {
-        if let Some(k) = vs.iter().position(|v| (v - point).norm() <= radius) {
-            return FeatureId::Vertex(feature.vertex_ids[k]).code();
-        }
-        let edges = if vs.len() == 2 { 1 } else { vs.len() };
-        for k in 0..edges {
-            let (a, b) = (vs[k], vs[(k + 1) % vs.len()]);
-            let ab = b - a;
-            let t = Float::min(
-                Float::max((point - a).dot(&ab) / ab.norm_squared(), T::zero()),
-                T::one(),
-            );
-            if (a + ab * t - point).norm() <= radius {
-                let (i, j) = (
-                    feature.vertex_ids[k],
-                    feature.vertex_ids[(k + 1) % vs.len()],
-                );
-                return mix(i.min(j), i.max(j)) | 0xc000_0000;
+/// How far `other` lies beyond face `face` along the face's normal: the smallest height of its
+/// vertices above the face's plane (negative when it reaches below).
+fn separation<T: Real>(face: &SupportFeature<T>, other: &SupportFeature<T>) -> T {
+    let (origin, normal) = (face.vertices[0], face.normal.into_inner());
+    other.vertices.iter().fold(T::infinity(), |m, v| {
+        Float::min(m, (v - origin).dot(&normal))
+    })
+}
+
+/// The id of candidate `c` by the rule of the module doc: each side's lowest-dimensional
+/// feature within `tau`, or last frame's id while its features are within `2 tau` (of several,
+/// the one of the nearest point last frame).
+fn snapped_id<T: Real>(
+    c: &PointCandidate<T>,
+    feature1: &SupportFeature<T>,
+    feature2: &SupportFeature<T>,
+    tau: T,
+    previous: &[ContactPoint<T>],
+) -> ContactId {
+    let near_a = nearby_features(c.id.a, &c.point1, feature1, tau + tau);
+    let near_b = nearby_features(c.id.b, &c.point2, feature2, tau + tau);
+    // Of last frame's points whose features are both within reach, the nearest one's id.
+    let names = |near: &[(FeatureId, T)], f: FeatureId| near.iter().any(|(g, _)| *g == f);
+    let kept = previous
+        .iter()
+        .filter(|p| names(&near_a, p.id.a) && names(&near_b, p.id.b))
+        .map(|p| (p.id, (p.local_point1 - c.point1).norm_squared()))
+        .fold(None, |best: Option<(ContactId, T)>, (id, d)| match best {
+            Some((_, b)) if !(d < b) => best,
+            _ => Some((id, d)),
+        });
+    if let Some((id, _)) = kept {
+        return id;
+    }
+    // The raw label comes before the features that contain it (which only serve the
+    // hysteresis), at distance 0: the first entry within tau is at the latest the raw label.
+    let first_within = |near: &[(FeatureId, T)], raw: FeatureId| {
+        near.iter()
+            .find(|(_, d)| *d <= tau)
+            .map_or(raw, |(f, _)| *f)
+    };
+    ContactId::new(first_within(&near_a, c.id.a), first_within(&near_b, c.id.b))
+}
+
+/// The features of `feature` that could name a point at `p` labelled `raw`, each with its
+/// distance from `p`: first those of lower dimension, lowest dimension first and nearest first
+/// within a dimension (only those within `reach`, at most [`NEARBY`]) — vertices (of the edge,
+/// when `raw` is an edge; any, when it is the face), edges (when `raw` is the face) —, then
+/// `raw` itself, then the features of `feature` that contain `raw` (the edges at a vertex, the
+/// whole face), these at distance 0: a point on them is named by them too, which the
+/// hysteresis uses (a point labelled by the face last frame and clipped on its edge now keeps
+/// the face's name while it stays within reach).
+fn nearby_features<T: Real>(
+    raw: FeatureId,
+    p: &Point<T>,
+    feature: &SupportFeature<T>,
+    reach: T,
+) -> ArrayVec<(FeatureId, T), NEARBY> {
+    let mut out = ArrayVec::new();
+    let (vs, n) = (&feature.vertices, feature.vertices.len());
+    if n >= 2 {
+        let on_edge = match raw {
+            FeatureId::Edge(e) => feature.edge_ids.iter().position(|&x| x == e),
+            _ => None,
+        };
+        let vertices: ArrayVec<usize, 2> =
+            on_edge.map_or_else(ArrayVec::new, |k| [k, (k + 1) % n].into_iter().collect());
+        match raw {
+            FeatureId::Vertex(_) => {}
+            FeatureId::Edge(_) => {
+                for &k in &vertices {
+                    let d = (vs[k] - p).norm();
+                    insert_sorted(
+                        &mut out,
+                        0,
+                        (FeatureId::Vertex(feature.vertex_ids[k]), d),
+                        reach,
+                    );
+                }
+            }
+            FeatureId::Face(_) => {
+                for (v, &id) in vs.iter().zip(&feature.vertex_ids) {
+                    let d = (v - p).norm();
+                    insert_sorted(&mut out, 0, (FeatureId::Vertex(id), d), reach);
+                }
+                let start = out.len();
+                for k in 0..n {
+                    let d = segment_distance(&vs[k], &vs[(k + 1) % n], p);
+                    let edge = FeatureId::Edge(feature.edge_ids[k]);
+                    insert_sorted(&mut out, start, (edge, d), reach);
+                }
             }
         }
     }
-    feature.id.code()
+    out.truncate(NEARBY - 4);
+    out.push((raw, T::zero()));
+    // The features holding raw: a vertex's edges, then the whole feature.
+    let at = match raw {
+        FeatureId::Vertex(v) => feature.vertex_ids.iter().position(|&x| x == v),
+        _ => None,
+    };
+    if let Some(k) = at.filter(|_| !feature.edge_ids.is_empty()) {
+        let m = feature.edge_ids.len();
+        out.push((FeatureId::Edge(feature.edge_ids[k.min(m - 1)]), T::zero()));
+        if n >= 3 {
+            out.push((
+                FeatureId::Edge(feature.edge_ids[(k + m - 1) % m]),
+                T::zero(),
+            ));
+        }
+    }
+    if feature.id != raw && raw.dimension() < feature.id.dimension() {
+        out.push((feature.id, T::zero()));
+    }
+    out
+}
+
+/// Inserts `entry` into `out[start..]` in order of distance, if it is within `reach` and there
+/// is room.
+fn insert_sorted<T: Real>(
+    out: &mut ArrayVec<(FeatureId, T), NEARBY>,
+    start: usize,
+    entry: (FeatureId, T),
+    reach: T,
+) {
+    if entry.1 <= reach && !out.is_full() {
+        let at = out[start..]
+            .iter()
+            .position(|(_, d)| entry.1 < *d)
+            .map_or(out.len(), |k| start + k);
+        out.insert(at, entry);
+    }
+}
+
+/// The most features [`nearby_features`] lists for one side of a point.
+const NEARBY: usize = 8;
+
+/// The distance from `p` to the segment `[a, b]`.
+fn segment_distance<T: Real>(a: &Point<T>, b: &Point<T>, p: &Point<T>) -> T {
+    let ab = b - a;
+    let len2 = ab.norm_squared();
+    let t = if len2 > T::zero() {
+        Float::min(Float::max((p - a).dot(&ab) / len2, T::zero()), T::one())
+    } else {
+        T::zero()
+    };
+    (a + ab * t - p).norm()
 }
 
 /// Removes every candidate within `radius` of an earlier one (keeping the deeper of the two in
@@ -398,11 +647,32 @@ fn remove_duplicates<T: Real>(candidates: &mut Vec<PointCandidate<T>>, radius: T
     candidates.truncate(kept);
 }
 
-/// A length for the tie tolerance: the extent of the two features.
-fn shape_size<T: Real>(ws: &ManifoldWorkspace<T>) -> T {
-    ws.feature1
+/// Candidates with the same id are one point: the deeper is kept, in the earlier slot.
+fn merge_equal_ids<T: Real>(candidates: &mut Vec<PointCandidate<T>>) {
+    let mut kept = 0;
+    for i in 0..candidates.len() {
+        let c = candidates[i];
+        match candidates[..kept].iter_mut().find(|k| k.id == c.id) {
+            Some(k) if c.dist < k.dist => *k = c,
+            Some(_) => {}
+            None => {
+                candidates[kept] = c;
+                kept += 1;
+            }
+        }
+    }
+    candidates.truncate(kept);
+}
+
+/// A length for the tolerances: the larger distance of a feature vertex from the first one.
+fn extent<T: Real>(feature: &SupportFeature<T>) -> T {
+    let first = feature
+        .vertices
+        .first()
+        .copied()
+        .unwrap_or_else(Point::origin);
+    feature
         .vertices
         .iter()
-        .chain(&ws.feature2.vertices)
-        .fold(T::zero(), |m, p| Float::max(m, p.coords.amax()))
+        .fold(T::zero(), |m, p| Float::max(m, (p - first).norm()))
 }

@@ -51,10 +51,21 @@ pub struct NarrowPhaseConfig<T: Real> {
     /// Contact prediction distance (≥ 0): points up to this far apart are kept, with positive
     /// distance.
     pub prediction: T,
-    /// Worker threads: `0` uses rayon's global pool, `n ≥ 1` a pool of its own with `n` threads.
+    /// Worker threads: `0` uses rayon's global pool, `n ≥ 1` a pool of its own with `n` threads,
+    /// at most [`MAX_THREADS`](Self::MAX_THREADS).
     pub threads: usize,
     /// Pairs per parallel task (at least 64).
     pub chunk_size: usize,
+}
+
+impl<T: Real> NarrowPhaseConfig<T> {
+    /// The most `threads` a pipeline accepts; more is refused with
+    /// [`PipelineError::TooManyThreads`] before any thread is spawned. A fixed maximum, not a
+    /// multiple of the machine's cores, so that a configuration valid on one machine is valid on
+    /// every machine; it is above the hardware threads of any current machine (two-socket
+    /// servers reach 768), and each thread of the pool costs a stack and a workspace, so a count
+    /// beyond it can only be a mistake (`threads: 100000` would spawn them).
+    pub const MAX_THREADS: usize = 1024;
 }
 
 impl<T: Real> Default for NarrowPhaseConfig<T> {
@@ -89,6 +100,13 @@ pub enum PipelineError {
     },
     /// The prediction distance is negative or not finite.
     InvalidPrediction,
+    /// `threads` is above [`NarrowPhaseConfig::MAX_THREADS`].
+    TooManyThreads {
+        /// The count asked for.
+        requested: usize,
+        /// The maximum.
+        max: usize,
+    },
     /// The thread pool could not be built.
     ThreadPool(String),
 }
@@ -110,6 +128,9 @@ impl fmt::Display for PipelineError {
             }
             PipelineError::InvalidPrediction => {
                 write!(f, "prediction must be finite and non-negative")
+            }
+            PipelineError::TooManyThreads { requested, max } => {
+                write!(f, "thread count {requested} is above the maximum of {max}")
             }
             PipelineError::ThreadPool(e) => write!(f, "cannot build the thread pool: {e}"),
         }
@@ -177,6 +198,8 @@ pub struct NarrowPhase<T: Real> {
     /// Each pair's record and manifold, in the order of the last update's pairs.
     records: Vec<PairRecord<T>>,
     manifolds: Vec<ContactManifold<T>>,
+    /// How each pair's query of the last update ended, in the order of its pairs.
+    qualities: Vec<ContactQuality>,
     /// Buffers for reordering when this frame's pairs come in another order.
     next_records: Vec<PairRecord<T>>,
     next_manifolds: Vec<ContactManifold<T>>,
@@ -200,6 +223,13 @@ impl<T: Real> NarrowPhase<T> {
         if !(Float::is_finite(config.prediction) && config.prediction >= T::zero()) {
             return Err(PipelineError::InvalidPrediction);
         }
+        let max = NarrowPhaseConfig::<T>::MAX_THREADS;
+        if config.threads > max {
+            return Err(PipelineError::TooManyThreads {
+                requested: config.threads,
+                max,
+            });
+        }
         let pool = match config.threads {
             0 => None,
             n => Some(
@@ -221,6 +251,7 @@ impl<T: Real> NarrowPhase<T> {
             workspaces: (0..threads.max(1)).map(|_| Mutex::default()).collect(),
             records: Vec::new(),
             manifolds: Vec::new(),
+            qualities: Vec::new(),
             next_records: Vec::new(),
             next_manifolds: Vec::new(),
             index: HashMap::new(),
@@ -231,6 +262,15 @@ impl<T: Real> NarrowPhase<T> {
     /// The manifolds of the last update, one per input pair, in input order.
     pub fn manifolds(&self) -> &[ContactManifold<T>] {
         &self.manifolds
+    }
+
+    /// How the query of each pair of the last update ended, one per input pair, in input order
+    /// (the [`PairOutcome::quality`](crate::PairOutcome::quality) of its [`update_manifold`]):
+    /// whether its manifold comes from a converged answer or from the best estimate of a query
+    /// that stopped on an iteration cap or fell back. A pair without points is apart by a
+    /// certified bound whatever its quality. [`StepStats`] counts the same per update.
+    pub fn qualities(&self) -> &[ContactQuality] {
+        &self.qualities
     }
 
     /// Mutable access to the manifolds, for the engine to record the impulses it applied
@@ -263,9 +303,14 @@ impl<T: Real> NarrowPhase<T> {
         let chunk = self.config.chunk_size;
         let prediction = self.config.prediction;
         let workspaces = &self.workspaces;
+        self.qualities.clear();
+        self.qualities
+            .resize(pairs.len(), ContactQuality::Converged);
         let manifolds = &mut self.manifolds;
         let states = &mut self.records;
+        let qualities = &mut self.qualities;
         let run_chunk = move |out: &mut [ContactManifold<T>],
+                              quality: &mut [ContactQuality],
                               state: &mut [PairRecord<T>],
                               pairs: &[(usize, usize)],
                               slot: usize| {
@@ -273,13 +318,18 @@ impl<T: Real> NarrowPhase<T> {
                 .lock()
                 .unwrap_or_else(|e| e.into_inner());
             let mut stats = StepStats::default();
-            for ((manifold, state), &(a, b)) in out.iter_mut().zip(state.iter_mut()).zip(pairs) {
+            for (((manifold, quality), state), &(a, b)) in out
+                .iter_mut()
+                .zip(quality.iter_mut())
+                .zip(state.iter_mut())
+                .zip(pairs)
+            {
                 stats = stats.add(process_pair(
                     &colliders[a],
                     &colliders[b],
                     prediction,
                     &mut state.state,
-                    manifold,
+                    (manifold, quality),
                     &mut ws,
                 ));
             }
@@ -295,19 +345,22 @@ impl<T: Real> NarrowPhase<T> {
         let stats = if threads <= 1 || pairs.len() <= chunk {
             manifolds
                 .chunks_mut(chunk)
+                .zip(qualities.chunks_mut(chunk))
                 .zip(states.chunks_mut(chunk))
                 .zip(pairs.chunks(chunk))
-                .map(|((out, state), pairs)| run_chunk(out, state, pairs, 0))
+                .map(|(((out, quality), state), pairs)| run_chunk(out, quality, state, pairs, 0))
                 .fold(StepStats::default(), StepStats::add)
         } else {
             let mut work = move || {
                 manifolds
                     .par_chunks_mut(chunk)
+                    .zip(qualities.par_chunks_mut(chunk))
                     .zip(states.par_chunks_mut(chunk))
                     .zip(pairs.par_chunks(chunk))
-                    .map(|((out, state), pairs)| {
+                    .map(|(((out, quality), state), pairs)| {
                         run_chunk(
                             out,
+                            quality,
                             state,
                             pairs,
                             rayon::current_thread_index().unwrap_or(0),
@@ -388,13 +441,14 @@ fn validate<T: Real>(
     Ok(())
 }
 
-/// One pair: [`update_manifold`] in A's frame; returns its statistics.
+/// One pair: [`update_manifold`] in A's frame, into the pair's manifold and quality slots;
+/// returns its statistics.
 fn process_pair<T: Real>(
     a: &Collider<T>,
     b: &Collider<T>,
     prediction: T,
     state: &mut PairState<T>,
-    manifold: &mut ContactManifold<T>,
+    (manifold, quality): (&mut ContactManifold<T>, &mut ContactQuality),
     ws: &mut PairWorkspace<T>,
 ) -> StepStats {
     let input = PairInput {
@@ -404,6 +458,7 @@ fn process_pair<T: Real>(
         prediction,
     };
     let outcome = update_manifold(&input, state, manifold, ws);
+    *quality = outcome.quality;
     StepStats {
         pairs: 1,
         gjk_iterations: u64::from(outcome.gjk_iterations),
@@ -415,5 +470,100 @@ fn process_pair<T: Real>(
         manifolds: u64::from(!manifold.points.is_empty()),
         points: manifold.points.len() as u64,
         ..StepStats::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use nphase_math::Vector;
+    use nphase_shapes::{Ball, Cuboid, Cylinder};
+
+    use super::*;
+
+    /// Boxes resting on each other, balls apart, and coincident cylinders (a whole valley of
+    /// equally deep normals: EPA may end on its cap), repeated past one parallel chunk.
+    fn colliders() -> Vec<Collider<f64>> {
+        let cube = Shape::Cuboid(Cuboid::new(Vector::new(0.5, 0.5, 0.5)).expect("valid"));
+        let ball = Shape::Ball(Ball::new(0.5).expect("valid"));
+        let can = Shape::Cylinder(Cylinder::new(0.5, 0.3).expect("valid"));
+        let mut out = Vec::new();
+        for k in 0..100 {
+            let x = 10.0 * k as f64;
+            for (shape, y) in [(&cube, 0.0), (&cube, 0.99), (&ball, 5.0), (&ball, 7.0)] {
+                out.push((shape.clone(), Isometry::translation(x, y, 0.0)));
+            }
+            for _ in 0..2 {
+                out.push((can.clone(), Isometry::translation(x, -5.0, 0.0)));
+            }
+        }
+        out.into_iter()
+            .enumerate()
+            .map(|(id, (shape, pose))| Collider {
+                id: id as u64,
+                shape,
+                pose,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn qualities_are_per_pair_in_input_order_and_agree_with_the_stats() {
+        let colliders = colliders();
+        let pairs: Vec<_> = (0..colliders.len() / 2)
+            .map(|k| (2 * k, 2 * k + 1))
+            .collect();
+        let mut reference: Option<Vec<ContactQuality>> = None;
+        for threads in [1, 3] {
+            let mut narrow = NarrowPhase::new(NarrowPhaseConfig {
+                threads,
+                chunk_size: 64,
+                ..NarrowPhaseConfig::default()
+            })
+            .expect("valid");
+            narrow.update(&colliders, &pairs).expect("valid input");
+            let qualities = narrow.qualities().to_vec();
+            assert_eq!(qualities.len(), pairs.len());
+            let count = |q| qualities.iter().filter(|&&x| x == q).count() as u64;
+            let stats = narrow.stats();
+            assert_eq!(
+                count(ContactQuality::IterationLimit),
+                stats.iteration_limits
+            );
+            assert_eq!(count(ContactQuality::Fallback), stats.fallbacks);
+            // Each slot is its own pair's: a cold query of the pair ends the same way.
+            let mut ws = PairWorkspace::new();
+            for (&q, &(a, b)) in qualities.iter().zip(&pairs) {
+                let (a, b) = (&colliders[a], &colliders[b]);
+                let mut cache = nphase_gjk::SimplexCache::EMPTY;
+                let pos12 = a.pose.inv_mul(&b.pose);
+                let cold = crate::query_pair(&a.shape, &b.shape, &pos12, 0.0, &mut cache, &mut ws);
+                assert_eq!(q, cold.quality, "pair ({}, {})", a.id, b.id);
+            }
+            // A shorter list shrinks the slice with it.
+            narrow.update(&colliders, &pairs[..5]).expect("valid input");
+            assert_eq!(narrow.qualities(), &qualities[..5]);
+            match &reference {
+                None => reference = Some(qualities),
+                Some(r) => assert_eq!(r, &qualities, "the same for any thread count"),
+            }
+        }
+    }
+
+    #[test]
+    fn absurd_thread_counts_are_refused_before_spawning() {
+        let config = |threads| NarrowPhaseConfig::<f32> {
+            threads,
+            ..NarrowPhaseConfig::default()
+        };
+        let max = NarrowPhaseConfig::<f32>::MAX_THREADS;
+        assert_eq!(
+            NarrowPhase::new(config(100_000)).map(|_| ()),
+            Err(PipelineError::TooManyThreads {
+                requested: 100_000,
+                max
+            })
+        );
+        assert!(NarrowPhase::new(config(max + 1)).is_err());
+        assert!(NarrowPhase::new(config(2)).is_ok());
     }
 }

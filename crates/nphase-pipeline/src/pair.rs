@@ -6,21 +6,25 @@
 //! directly:
 //!
 //! 1. the pair's contact ([`query_pair`]) in A's frame, warm-started from the [`PairState`];
-//! 2. the manifold from it ([`build_manifold`]), into the caller's [`ContactManifold`];
-//! 3. the solver's warm-start data carried over from last frame's points with the same id.
+//! 2. the manifold from it ([`build_manifold`]), into the caller's [`ContactManifold`], with
+//!    last frame's ids and reference side giving the ids and the reduction their hysteresis;
+//! 3. the tangent basis carried over (last frame's tangent projected onto the new contact
+//!    plane), and the solver's warm-start data — normal and tangent impulses per point, the
+//!    twist impulse per manifold — from last frame's points with the same id.
 //!
 //! # The contract
 //! * **Frames.** `pos12` is B's pose in A's frame (`pose_a⁻¹ · pose_b`). The manifold's normal
 //!   is in A's frame and points from A toward B; each point is stored in each shape's local
 //!   frame; distances are signed (negative when penetrating).
 //! * **What the state keeps.** [`PairState`] is a small `Copy` value: GJK's warm-start cache
-//!   (vertex ids of the last simplex and the last separating axis). It makes the next query
-//!   cheaper and never changes its answer beyond docs/accuracy.md's tolerances; a fresh
-//!   [`PairState::new`] is always valid (a cold start).
+//!   (vertex ids of the last simplex and the last separating axis) and what last frame's
+//!   manifold decided (supporting features, reference side). It makes the next query cheaper and the manifold steadier, and never changes the
+//!   contact beyond docs/accuracy.md's tolerances; a fresh [`PairState::new`] is always valid
+//!   (a cold start).
 //! * **What the manifold keeps.** On entry the manifold holds last frame's points with the
-//!   impulses the engine wrote into them; on return it holds this frame's points, and each
-//!   point whose id was there last frame gets that point's impulse back (`persisted`). A new
-//!   pair starts from `ContactManifold::default()`.
+//!   impulses the engine wrote into them, and last frame's tangent; on return it holds this
+//!   frame's points, and each point whose id was there last frame gets that point's impulses
+//!   back (`persisted`). A new pair starts from `ContactManifold::default()`.
 //! * **What the caller keeps stable.** The same two shapes in the same order (A, B) for the
 //!   pair's whole life — the state and the ids name features of these shapes; the same
 //!   prediction distance. When a shape changes (or the pair leaves the broadphase and comes
@@ -57,7 +61,9 @@
 //!     }
 //!     // The engine's solver writes the impulses it applied; the next frame hands them back.
 //!     for p in &mut manifold.points {
+//!         assert_eq!(p.normal_impulse, if frame > 0 { 2.5 } else { 0.0 });
 //!         p.normal_impulse = 2.5;
+//!         p.tangent_impulse = [0.1, -0.2];
 //!     }
 //! }
 //! # Ok::<(), nphase_shapes::ShapeError>(())
@@ -66,11 +72,13 @@
 use arrayvec::ArrayVec;
 use nphase_epa::EpaWorkspace;
 use nphase_gjk::SimplexCache;
-use nphase_math::{Isometry, Real};
+use nphase_math::{Isometry, Real, UnitVector, Vector};
 use nphase_shapes::{Shape, SupportFeature};
+use num_traits::Float;
 
 use crate::manifold::{
-    ContactManifold, ContactPoint, MAX_MANIFOLD_POINTS, ManifoldWorkspace, build_manifold,
+    ContactManifold, ContactPoint, MAX_MANIFOLD_POINTS, ManifoldHistory, ManifoldInput,
+    ManifoldWorkspace, build_manifold,
 };
 use crate::{PairOutcome, query_pair};
 
@@ -80,6 +88,9 @@ use crate::{PairOutcome, query_pair};
 pub struct PairState<T: Real> {
     /// GJK's warm-start cache.
     pub cache: SimplexCache<T>,
+    /// What last frame's manifold decided: supporting features and reference side (its
+    /// hysteresis).
+    pub history: ManifoldHistory,
 }
 
 impl<T: Real> PairState<T> {
@@ -87,6 +98,10 @@ impl<T: Real> PairState<T> {
     pub const fn new() -> Self {
         PairState {
             cache: SimplexCache::EMPTY,
+            history: ManifoldHistory {
+                features: None,
+                reference: None,
+            },
         }
     }
 }
@@ -150,23 +165,49 @@ pub fn update_manifold<T: Real>(
     let previous: ArrayVec<ContactPoint<T>, MAX_MANIFOLD_POINTS> = manifold.points.clone();
     manifold.points.clear();
     let Some(contact) = outcome.contact else {
+        state.history = ManifoldHistory::default();
         return outcome;
     };
-    build_manifold(
-        input.shape1,
-        input.shape2,
-        &input.pos12,
-        &contact,
-        input.prediction,
+    let manifold_input = ManifoldInput {
+        shape1: input.shape1,
+        shape2: input.shape2,
+        pos12: &input.pos12,
+        contact: &contact,
+        prediction: input.prediction,
+        previous: &previous,
+        history: state.history,
+    };
+    state.history = build_manifold(
+        &manifold_input,
         &mut workspace.manifold,
         &mut manifold.points,
     );
     manifold.local_normal1 = contact.normal;
+    manifold.local_tangent1 = carried_tangent(&contact.normal, &manifold.local_tangent1);
+    let mut any_persisted = false;
     for p in &mut manifold.points {
         if let Some(q) = previous.iter().find(|q| q.id == p.id) {
             p.normal_impulse = q.normal_impulse;
-            p.persisted = true;
+            p.tangent_impulse = q.tangent_impulse;
+            any_persisted = true;
         }
     }
+    if !any_persisted {
+        manifold.twist_impulse = T::zero();
+    }
     outcome
+}
+
+/// Last frame's tangent `t` projected onto the plane of the new normal `n` (A's frame), so the
+/// tangent impulses keep their directions while the normal turns; a new basis
+/// ([`nphase_math::orthonormal_basis`]) when `t` is nearly along `n` (a normal that turned by
+/// more than 60°, or a new pair whose default tangent happens to lie along it).
+fn carried_tangent<T: Real>(n: &UnitVector<T>, t: &UnitVector<T>) -> UnitVector<T> {
+    let projected: Vector<T> = t.into_inner() - n.into_inner() * n.dot(t);
+    let len = projected.norm();
+    if len > T::lit(0.5) && Float::is_finite(len) {
+        UnitVector::new_unchecked(projected / len)
+    } else {
+        UnitVector::new_unchecked(nphase_math::orthonormal_basis(n).0)
+    }
 }

@@ -4,8 +4,8 @@ use nphase_math::{Point, Real, UnitVector, Vector};
 
 use crate::error::check_size;
 use crate::feature::unit_or_y;
-use crate::segment::segment_feature;
-use crate::{FeatureMap, Segment, ShapeError, SupportFeature, SupportMap};
+use crate::segment::{segment_feature, side_lean};
+use crate::{FeatureId, FeatureMap, Segment, ShapeError, SupportFeature, SupportMap};
 
 /// All points within `radius` of the segment from `(0, −half_height, 0)` to
 /// `(0, half_height, 0)` (parry3d's `Capsule::new_y`). Its core is that segment; vertex 0 is the
@@ -64,12 +64,23 @@ impl<T: Real> SupportMap<T> for Capsule<T> {
 }
 
 impl<T: Real> FeatureMap<T> for Capsule<T> {
-    /// The side line (`Edge(0)`) when `dir` is within [`FLAT_FEATURE_ANGLE`](crate::FLAT_FEATURE_ANGLE)
-    /// of perpendicular to the axis, else the support point (`Vertex(0)` bottom, `Vertex(1)` top).
+    /// The side line (`Edge(0)`) when `dir` is within 45° of perpendicular to the axis, else the
+    /// support point (`Vertex(0)` bottom, `Vertex(1)` top): the core segment's feature pushed
+    /// out by the radius.
     fn local_support_feature(&self, dir: &Vector<T>, out: &mut SupportFeature<T>) {
+        self.local_support_feature_near(dir, None, out);
+    }
+
+    /// The core segment's switch with hysteresis, pushed out by the radius.
+    fn local_support_feature_near(
+        &self,
+        dir: &Vector<T>,
+        previous: Option<FeatureId>,
+        out: &mut SupportFeature<T>,
+    ) {
         let dir = unit_or_y(dir);
         let segment = self.segment();
-        segment_feature(segment.a(), segment.b(), &dir, out);
+        segment_feature(segment.a(), segment.b(), &dir, side_lean(previous), out);
         out.push_out(self.radius);
     }
 }

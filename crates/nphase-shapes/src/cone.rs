@@ -1,22 +1,24 @@
 //! The cone: apex on +y, base disc on −y.
 
 use nphase_math::{Point, Real, UnitVector, Vector};
-use num_traits::Float;
 
 use crate::cylinder::{DISC_POLYGON_VERTICES, disc_polygon, radial_unit};
 use crate::error::check_size;
-use crate::feature::unit_or_y;
+use crate::feature::{FEATURE_HYSTERESIS, lean, unit_or_y};
 use crate::{
-    FLAT_FEATURE_ANGLE, FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap,
-    SupportVertex, VertexId,
+    FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap, SupportVertex, VertexId,
 };
+use num_traits::Float;
 
 /// The convex hull of the apex `(0, half_height, 0)` and the base disc of `radius` at
 /// `y = −half_height` (parry3d's `Cone`).
 ///
-/// Feature ids: vertex 0 is the apex; face 0 the base, whose polygon (see
-/// [`DISC_POLYGON_VERTICES`]) has vertex ids `1..=16`; edge 0 is a slant line from the apex to
-/// rim point id 17; a lone rim point is vertex 17.
+/// Feature ids (`N` = [`DISC_POLYGON_VERTICES`] = 16):
+/// * face 0 is the base;
+/// * vertices: 0 the apex; the base polygon's `1..=N`, vertex `1 + k` at angle `2πk/N` from +x
+///   towards −z; `N + 1` the rim end of a slant line;
+/// * edges: 0 the slant line from the apex to the rim point in the query's azimuth; the base
+///   polygon's edge from vertex `1 + k` to `1 + (k + 1) mod N` is edge `1 + k`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cone<T: Real> {
     half_height: T,
@@ -90,37 +92,57 @@ impl<T: Real> SupportMap<T> for Cone<T> {
 }
 
 impl<T: Real> FeatureMap<T> for Cone<T> {
-    /// The base polygon when `dir` is within [`FLAT_FEATURE_ANGLE`] of −y, a slant line when
-    /// within it of the slant's normal, else the apex or the rim point.
+    /// Of the base (normal −y) and the slant line in the azimuth of `dir` (normal along
+    /// `(2h·radial, r)`), the one whose normal is closer to `dir`: the base polygon or the
+    /// slant line from the apex to the rim (a needle, radius 0, is always its axis). The
+    /// caller keeps the parts within its prediction distance.
     fn local_support_feature(&self, dir: &Vector<T>, out: &mut SupportFeature<T>) {
+        self.feature(dir, 0.0, out);
+    }
+
+    /// The switch between base and slant leans toward the part `previous` names.
+    fn local_support_feature_near(
+        &self,
+        dir: &Vector<T>,
+        previous: Option<FeatureId>,
+        out: &mut SupportFeature<T>,
+    ) {
+        self.feature(
+            dir,
+            lean(previous, FeatureId::Face(0), FeatureId::Edge(0)),
+            out,
+        );
+    }
+}
+
+impl<T: Real> Cone<T> {
+    /// The supporting feature, the base chosen while its normal's angle to `dir` is at most
+    /// the slant normal's plus `lean × FEATURE_HYSTERESIS`.
+    fn feature(&self, dir: &Vector<T>, lean: f64, out: &mut SupportFeature<T>) {
         let dir = unit_or_y(dir);
-        let cos_flat = Float::cos(T::lit(FLAT_FEATURE_ANGLE));
-        if -dir.y >= cos_flat {
+        let n = DISC_POLYGON_VERTICES;
+        // In the azimuth u of dir (+x when dir is along y), the slant's outward normal is
+        // perpendicular to the line from apex (0, h) to rim (r, −h) in (radial, y)
+        // coordinates, i.e. along (2h, r).
+        let u = radial_unit(&dir).unwrap_or_else(Vector::x);
+        let two_h = self.half_height + self.half_height;
+        let slant_normal = nphase_math::normalize_robust(&(u * two_h + Vector::y() * self.radius));
+        let base = match slant_normal {
+            Some(s) if lean == 0.0 => -dir.y >= s.dot(&dir),
+            Some(s) => {
+                let angle = |c: T| Float::acos(Float::min(Float::max(c, -T::one()), T::one()));
+                angle(-dir.y) <= angle(s.dot(&dir)) + T::lit(lean * FEATURE_HYSTERESIS)
+            }
+            None => true,
+        };
+        if base && self.radius > T::zero() {
             out.reset(FeatureId::Face(0), -Vector::y_axis());
             disc_polygon(self.radius, -self.half_height, false, 1, out);
-            return;
-        }
-        let rim_id = DISC_POLYGON_VERTICES + 1;
-        if let Some(u) = radial_unit(&dir) {
-            // Outward normal of the slant line in the azimuth u: perpendicular to the line from
-            // apex (0, h) to rim (r, −h) in (radial, y) coordinates, i.e. along (2h, r).
-            let two_h = self.half_height + self.half_height;
-            let slant_normal =
-                nphase_math::normalize_robust(&(u * two_h + Vector::y() * self.radius));
-            if slant_normal.is_some_and(|n| n.dot(&dir) >= cos_flat) {
-                out.reset(FeatureId::Edge(0), dir);
-                out.push(self.apex(), 0);
-                out.push(self.rim_point(&dir), rim_id);
-                return;
-            }
-        }
-        let support = self.local_support_vertex(&dir, VertexId::NONE);
-        if support.id.is_some() {
-            out.reset(FeatureId::Vertex(0), dir);
-            out.push(support.point, 0);
         } else {
-            out.reset(FeatureId::Vertex(rim_id), dir);
-            out.push(support.point, rim_id);
+            out.reset(FeatureId::Edge(0), dir);
+            out.push_with_edge(self.apex(), 0, 0);
+            let rim = Point::new(u.x * self.radius, -self.half_height, u.z * self.radius);
+            out.push(rim, n + 1);
         }
     }
 }

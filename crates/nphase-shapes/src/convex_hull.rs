@@ -119,6 +119,41 @@ impl Csr {
     pub(crate) fn row(&self, r: usize) -> &[u32] {
         &self.items[self.offsets[r] as usize..self.offsets[r + 1] as usize]
     }
+
+    /// The index among all items of `item` in the (sorted) row `r`, if it is there.
+    pub(crate) fn position(&self, r: usize, item: u32) -> Option<u32> {
+        let start = self.offsets[r];
+        self.row(r)
+            .binary_search(&item)
+            .ok()
+            .map(|k| start + k as u32)
+    }
+
+    /// The index among all items of the first item of row `r`.
+    pub(crate) fn start(&self, r: usize) -> u32 {
+        self.offsets[r]
+    }
+
+    /// The row an item index falls in (the inverse of [`Csr::position`]'s row).
+    pub(crate) fn row_of(&self, index: u32) -> usize {
+        self.offsets.partition_point(|&o| o <= index) - 1
+    }
+
+    /// All items, row after row.
+    pub(crate) fn items(&self) -> &[u32] {
+        &self.items
+    }
+
+    /// A CSR with the same rows as `self`, each item replaced by `f(row, k)` for its position
+    /// `k` in the row.
+    pub(crate) fn map_rows(&self, mut f: impl FnMut(usize, usize) -> u32) -> Csr {
+        let mut out = Csr::new();
+        for r in 0..self.len() {
+            let n = self.row(r).len();
+            out.push_row((0..n).map(|k| f(r, k)));
+        }
+        out
+    }
 }
 
 /// The convex hull of a point cloud, by index into the input.

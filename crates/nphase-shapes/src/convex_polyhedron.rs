@@ -6,9 +6,11 @@
 //! ([`HILL_CLIMBING_MIN_VERTICES`]); the supporting feature is a face polygon (3-D and 2-D), an
 //! edge or a vertex.
 //!
-//! Conventions: the local frame is the frame of the input points; vertex and face numbers are
-//! stable for a given polyhedron and are the ids reported in [`SupportVertex`] and
-//! [`SupportFeature`]; face loops are counter-clockwise seen from outside.
+//! Conventions: the local frame is the frame of the input points; vertex, edge and face numbers
+//! are stable for a given polyhedron and are the ids reported in [`SupportVertex`] and
+//! [`SupportFeature`]; face loops are counter-clockwise seen from outside. The edge joining
+//! vertices `v < w` is numbered by the position of `w` in the concatenated neighbour lists
+//! ([`ConvexPolyhedron::edge_id`], [`ConvexPolyhedron::edge_vertices`]).
 
 use arrayvec::ArrayVec;
 use nphase_math::{Point, Real, UnitVector, Vector, normalize_robust};
@@ -56,6 +58,8 @@ pub struct ConvexPolyhedron<T: Real> {
     dimension: usize,
     triangles: Vec<[u32; 3]>,
     faces: Csr,
+    /// Parallel to `faces`: the edge id from each loop vertex to the next.
+    face_edges: Csr,
     face_normals: Vec<UnitVector<T>>,
     neighbors: Csr,
     vertex_faces: Csr,
@@ -135,11 +139,22 @@ impl<T: Real> ConvexPolyhedron<T> {
             .iter()
             .map(|v| v.coords.amax())
             .fold(T::zero(), Float::max);
+        // Consecutive loop vertices are hull edges; should merging have left a loop step that
+        // is not one, it gets an id past the edge graph's, unique to its place in the loops.
+        let edge_count = hull.neighbors.items().len() as u32;
+        let face_edges = hull.faces.map_rows(|f, k| {
+            let row = hull.faces.row(f);
+            let (a, b) = (row[k], row[(k + 1) % row.len()]);
+            hull.neighbors
+                .position(a.min(b) as usize, a.max(b))
+                .unwrap_or_else(|| edge_count.saturating_add(hull.faces.start(f) + k as u32))
+        });
         Ok(ConvexPolyhedron {
             vertices,
             dimension: hull.dimension,
             triangles: hull.triangles,
             faces: hull.faces,
+            face_edges,
             face_normals,
             neighbors: hull.neighbors,
             vertex_faces: hull.vertex_faces,
@@ -186,6 +201,23 @@ impl<T: Real> ConvexPolyhedron<T> {
     /// loop). Panics when `v >= vertices().len()`.
     pub fn vertex_faces(&self, v: usize) -> &[u32] {
         self.vertex_faces.row(v)
+    }
+
+    /// The id of the hull edge joining vertices `a` and `b`, if they share one.
+    pub fn edge_id(&self, a: u32, b: u32) -> Option<u32> {
+        let (lo, hi) = (a.min(b), a.max(b));
+        if lo as usize >= self.vertices.len() {
+            return None;
+        }
+        self.neighbors.position(lo as usize, hi)
+    }
+
+    /// The vertices `(v, w)`, `v < w`, of hull edge `id` (see [`ConvexPolyhedron::edge_id`]);
+    /// `None` for an id that names no edge of the graph.
+    pub fn edge_vertices(&self, id: u32) -> Option<(u32, u32)> {
+        let w = *self.neighbors.items().get(id as usize)?;
+        let v = self.neighbors.row_of(id) as u32;
+        (v < w).then_some((v, w))
     }
 
     /// A triangulation of the surface, counter-clockwise seen from outside: for a solid the
@@ -320,8 +352,11 @@ impl<T: Real> SupportMap<T> for ConvexPolyhedron<T> {
 
 impl<T: Real> FeatureMap<T> for ConvexPolyhedron<T> {
     /// * 3-D: of the faces through the support vertex, the one whose normal has the largest dot
-    ///   product with `dir` (ties: lowest face index): `FeatureId::Face(i)`, its normal and its
-    ///   whole polygon, `vertex_ids` being vertex indices.
+    ///   product with `dir` (ties: lowest face index) — among those that contain the supporting
+    ///   edge when an edge from the support vertex is perpendicular to `dir` (within
+    ///   `T::TOLERANCES.feature_tie`; the face then holds the whole support set, an edge–edge
+    ///   contact's witness included): `FeatureId::Face(i)`, its normal and its whole polygon,
+    ///   `vertex_ids` being vertex indices.
     /// * 2-D: the front face (face 0) when `dir · n₀ ≥ 0`, else the back face (face 1).
     /// * 1-D: `FeatureId::Edge(0)` with both vertices when their support values differ by at
     ///   most `T::TOLERANCES.feature_tie × length` along the normalised `dir`, else
@@ -335,11 +370,32 @@ impl<T: Real> FeatureMap<T> for ConvexPolyhedron<T> {
                 let v = self.local_support_vertex(dir, VertexId::NONE).id.0 as usize;
                 let faces = self.vertex_faces.row(v);
                 let dot = |f: u32| self.face_normals[f as usize].dot(dir);
+                // A neighbour as high along dir as v (up to the tie): the support set is the
+                // edge to it, and the face must hold that edge.
+                let x = self.vertices[v];
+                let unit = normalize_robust(dir).map(|u| u.into_inner());
+                let tie = T::TOLERANCES.feature_tie;
+                let tied = unit.and_then(|u| {
+                    self.neighbors.row(v).iter().copied().find(|&w| {
+                        let e = self.vertices[w as usize] - x;
+                        e.dot(&u) >= -tie * e.norm()
+                    })
+                });
+                let holds_edge = |f: u32| {
+                    tied.is_none_or(|w| {
+                        let row = self.faces.row(f as usize);
+                        let n = row.len();
+                        row.iter()
+                            .position(|&u| u as usize == v)
+                            .is_some_and(|k| row[(k + 1) % n] == w || row[(k + n - 1) % n] == w)
+                    })
+                };
+                let better = |f: u32, b: u32| (holds_edge(f), dot(f)) > (holds_edge(b), dot(b));
                 Some(
                     faces
                         .iter()
                         .copied()
-                        .fold(faces[0], |b, f| if dot(f) > dot(b) { f } else { b }),
+                        .fold(faces[0], |b, f| if better(f, b) { f } else { b }),
                 )
             }
             2 => Some(u32::from(self.face_normals[0].dot(dir) < T::zero())),
@@ -347,8 +403,9 @@ impl<T: Real> FeatureMap<T> for ConvexPolyhedron<T> {
         };
         if let Some(f) = face {
             out.reset(FeatureId::Face(f), self.face_normals[f as usize]);
-            for &v in self.faces.row(f as usize) {
-                out.push(self.vertices[v as usize], v);
+            let loop_ = self.faces.row(f as usize);
+            for (&v, &e) in loop_.iter().zip(self.face_edges.row(f as usize)) {
+                out.push_with_edge(self.vertices[v as usize], v, e);
             }
             return;
         }
@@ -361,8 +418,9 @@ impl<T: Real> FeatureMap<T> for ConvexPolyhedron<T> {
         let [a, b] = [self.vertices[0], self.vertices[1]];
         let gap = (b - a).dot(&normal);
         if Float::abs(gap) <= T::TOLERANCES.feature_tie * (b - a).norm() {
+            // The only edge: vertex 1's position in vertex 0's neighbour list, 0.
             out.reset(FeatureId::Edge(0), normal);
-            out.push(a, 0);
+            out.push_with_edge(a, 0, 0);
             out.push(b, 1);
         } else {
             let v = u32::from(gap > T::zero());
@@ -656,8 +714,36 @@ mod tests {
         let support = hull.local_support_vertex(d, VertexId::NONE).id.0 as usize;
         let candidates = hull.vertex_faces(support);
         assert!(candidates.contains(&f), "the face holds the support vertex");
-        for &g in candidates {
-            assert!(hull.face(g as usize).normal.dot(d) <= face.normal.dot(d));
+        // Where an edge from the support vertex is perpendicular to d (a tie), the face holds
+        // it; among the faces that do (all of them, without a tie), the normal is the best.
+        let holds = |g: u32, w: u32| {
+            let row = hull.face(g as usize).vertex_ids;
+            let n = row.len();
+            row.iter()
+                .position(|&u| u as usize == support)
+                .is_some_and(|k| row[(k + 1) % n] == w || row[(k + n - 1) % n] == w)
+        };
+        // (Ties are judged with a factor 2 of slack either way: the hull rounds its own.)
+        let u = d.normalize();
+        let tied_within = |factor: f64| {
+            hull.vertex_neighbors(support)
+                .iter()
+                .copied()
+                .filter(move |&w| {
+                    let e = hull.vertices()[w as usize] - hull.vertices()[support];
+                    e.dot(&u) >= -T::TOLERANCES.feature_tie * T::lit(factor) * e.norm()
+                })
+        };
+        let clearly_tied = tied_within(0.5).any(|w| candidates.iter().any(|&g| holds(g, w)));
+        if clearly_tied {
+            assert!(
+                tied_within(2.0).any(|w| holds(f, w)),
+                "the face holds the supporting edge"
+            );
+        } else if tied_within(2.0).next().is_none() {
+            for &g in candidates {
+                assert!(hull.face(g as usize).normal.dot(d) <= face.normal.dot(d));
+            }
         }
         let n = face.normal.into_inner();
         let m = feature.vertices.len();

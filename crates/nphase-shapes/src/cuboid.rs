@@ -11,7 +11,10 @@ use crate::{
 /// An axis-aligned box centred on the local origin.
 ///
 /// Vertex `i` (0..8) has coordinate `x_k = −half_extents_k` where bit `k` of `i` is set, else
-/// `+half_extents_k`. Face `2k` has outward normal `+e_k`, face `2k + 1` has `−e_k`.
+/// `+half_extents_k`. Face `2k` has outward normal `+e_k`, face `2k + 1` has `−e_k`. The edge
+/// along axis `k` through vertex `i` is edge `4k + b_u + 2·b_v`, where `b_u`, `b_v` are the bits
+/// of `i` for the other two axes `u = k + 1`, `v = k + 2` (mod 3): edges 0..4 run along x,
+/// 4..8 along y, 8..12 along z ([`Cuboid::edge_id`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cuboid<T: Real> {
     half_extents: Vector<T>,
@@ -45,6 +48,18 @@ impl<T: Real> Cuboid<T> {
             }
         };
         Point::new(h.x * sign(0), h.y * sign(1), h.z * sign(2))
+    }
+
+    /// The id of the edge joining vertices `a` and `b` (0..8), which differ in exactly one bit
+    /// (numbered as in the type's doc).
+    pub fn edge_id(a: u32, b: u32) -> u32 {
+        debug_assert!(
+            (a ^ b).count_ones() == 1,
+            "vertices {a} and {b} share no edge"
+        );
+        let k = (a ^ b).trailing_zeros();
+        let (u, v) = ((k + 1) % 3, (k + 2) % 3);
+        4 * k + (a >> u & 1) + 2 * (a >> v & 1)
     }
 
     /// The four vertex ids of face `face` (0..6), counter-clockwise seen from outside.
@@ -110,8 +125,9 @@ impl<T: Real> FeatureMap<T> for Cuboid<T> {
             FeatureId::Face(face),
             nphase_math::UnitVector::new_unchecked(normal),
         );
-        for id in Self::face_vertex_ids(face) {
-            out.push(self.vertex(id), id);
+        let ids = Self::face_vertex_ids(face);
+        for (k, &id) in ids.iter().enumerate() {
+            out.push_with_edge(self.vertex(id), id, Self::edge_id(id, ids[(k + 1) % 4]));
         }
     }
 }

@@ -4,8 +4,8 @@ use nphase_math::{Point, Real, UnitVector, Vector};
 use num_traits::Float;
 
 use crate::error::check_size;
-use crate::feature::unit_or_y;
-use crate::{FLAT_FEATURE_ANGLE, FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap};
+use crate::feature::{FEATURE_HYSTERESIS, lean, unit_or_y};
+use crate::{FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap};
 
 /// Number of vertices of the regular polygon that stands for a cylinder cap or a cone base in a
 /// supporting feature. Its vertices lie on the rim (an inscribed polygon), so every contact
@@ -13,12 +13,42 @@ use crate::{FLAT_FEATURE_ANGLE, FeatureId, FeatureMap, ShapeError, SupportFeatur
 /// `radius · (1 − cos(π/16)) ≈ 0.019 · radius`.
 pub const DISC_POLYGON_VERTICES: u32 = 16;
 
+/// `(cos, sin)` of `2πk/16`, k = 0..16: the rim polygon's directions, so that a supporting
+/// feature costs no trigonometry.
+const DISC_DIRECTIONS: [(f64, f64); DISC_POLYGON_VERTICES as usize] = {
+    // cos and sin of multiples of π/8, written out (const fns cannot call `cos`).
+    const C1: f64 = 0.923_879_532_511_286_7; // cos(π/8)
+    const C2: f64 = core::f64::consts::FRAC_1_SQRT_2; // cos(π/4)
+    const C3: f64 = 0.382_683_432_365_089_8; // cos(3π/8)
+    [
+        (1.0, 0.0),
+        (C1, C3),
+        (C2, C2),
+        (C3, C1),
+        (0.0, 1.0),
+        (-C3, C1),
+        (-C2, C2),
+        (-C1, C3),
+        (-1.0, 0.0),
+        (-C1, -C3),
+        (-C2, -C2),
+        (-C3, -C1),
+        (0.0, -1.0),
+        (C3, -C1),
+        (C2, -C2),
+        (C1, -C3),
+    ]
+};
+
 /// All points with `x² + z² ≤ radius²` and `|y| ≤ half_height` (parry3d's `Cylinder`).
 ///
-/// Feature ids: face 0 is the top cap (+y), face 1 the bottom cap; the cap polygons have vertex
-/// ids `0..16` (top) and `16..32` (bottom), vertex `k` at angle `2πk/16` from +x towards −z; the
-/// side line is edge 0 with vertex ids 32 (bottom) and 33 (top); a lone rim point is vertex 34
-/// (top rim) or 35 (bottom rim).
+/// Feature ids (`N` = [`DISC_POLYGON_VERTICES`] = 16):
+/// * faces: 0 the top cap (+y), 1 the bottom cap;
+/// * vertices: the cap polygons' `0..N` (top) and `N..2N` (bottom), vertex `k` (or `N + k`) at
+///   angle `2πk/N` from +x towards −z; the side line's ends `2N` (bottom) and `2N + 1` (top); a
+///   lone rim point `2N + 2` (top rim) or `2N + 3` (bottom rim);
+/// * edges: the top polygon's edge from vertex `k` to `k + 1` (mod N) is edge `k`, the bottom
+///   one's edge `N + k`; the side line is edge `2N`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cylinder<T: Real> {
     half_height: T,
@@ -62,39 +92,59 @@ impl<T: Real> SupportMap<T> for Cylinder<T> {
 }
 
 impl<T: Real> FeatureMap<T> for Cylinder<T> {
-    /// A cap polygon when `dir` is within [`FLAT_FEATURE_ANGLE`] of the axis, the side line when
-    /// within it of perpendicular, else the support point.
+    /// The cap polygon when `dir` is at least as close to the axis as to the side
+    /// (`|dir.y| ≥ |(dir.x, dir.z)|`, within 45° of ±y), else the side line in the azimuth of
+    /// `dir`; a flat cylinder (half-height 0) always gives its cap, a line (radius 0) its
+    /// segment. The caller keeps the parts within its prediction distance.
     fn local_support_feature(&self, dir: &Vector<T>, out: &mut SupportFeature<T>) {
+        self.feature(dir, 0.0, out);
+    }
+
+    /// The switch at 45° leans toward the cap when `previous` was this cap, toward the side
+    /// when it was the side line.
+    fn local_support_feature_near(
+        &self,
+        dir: &Vector<T>,
+        previous: Option<FeatureId>,
+        out: &mut SupportFeature<T>,
+    ) {
+        let cap = FeatureId::Face(u32::from(Float::is_sign_negative(dir.y)));
+        let side = FeatureId::Edge(2 * DISC_POLYGON_VERTICES);
+        self.feature(dir, lean(previous, cap, side), out);
+    }
+}
+
+impl<T: Real> Cylinder<T> {
+    /// The supporting feature with the cap/side switch at `45° + lean × FEATURE_HYSTERESIS`
+    /// from the axis.
+    fn feature(&self, dir: &Vector<T>, lean: f64, out: &mut SupportFeature<T>) {
         let dir = unit_or_y(dir);
-        let (sin_flat, cos_flat) = Float::sin_cos(T::lit(FLAT_FEATURE_ANGLE));
-        let top = dir.y >= T::zero();
-        let h = Float::copysign(self.half_height, dir.y);
-        if Float::abs(dir.y) >= cos_flat {
+        let top = !Float::is_sign_negative(dir.y);
+        let radial = radial_unit(&dir);
+        let slope = T::lit((core::f64::consts::FRAC_PI_4 + lean * FEATURE_HYSTERESIS).tan());
+        let cap = match radial {
+            None => true,
+            Some(_) => Float::abs(dir.y) * slope >= Float::hypot(dir.x, dir.z),
+        };
+        let n = DISC_POLYGON_VERTICES;
+        if (cap && self.radius > T::zero()) || self.half_height == T::zero() {
             let normal = if top {
                 Vector::y_axis()
             } else {
                 -Vector::y_axis()
             };
             out.reset(FeatureId::Face(u32::from(!top)), normal);
-            disc_polygon(
-                self.radius,
-                h,
-                top,
-                if top { 0 } else { DISC_POLYGON_VERTICES },
-                out,
-            );
+            let h = Float::copysign(self.half_height, if top { T::one() } else { -T::one() });
+            disc_polygon(self.radius, h, top, if top { 0 } else { n }, out);
         } else {
-            let radial = radial_unit(&dir).map_or_else(Vector::zeros, |u| u * self.radius);
-            if Float::abs(dir.y) <= sin_flat {
-                out.reset(FeatureId::Edge(0), dir);
-                let id = 2 * DISC_POLYGON_VERTICES;
-                out.push(Point::new(radial.x, -self.half_height, radial.z), id);
-                out.push(Point::new(radial.x, self.half_height, radial.z), id + 1);
-            } else {
-                let id = 2 * DISC_POLYGON_VERTICES + 2 + u32::from(!top);
-                out.reset(FeatureId::Vertex(id), dir);
-                out.push(Point::new(radial.x, h, radial.z), id);
-            }
+            let radial = radial.map_or_else(Vector::zeros, |u| u * self.radius);
+            out.reset(FeatureId::Edge(2 * n), dir);
+            out.push_with_edge(
+                Point::new(radial.x, -self.half_height, radial.z),
+                2 * n,
+                2 * n,
+            );
+            out.push(Point::new(radial.x, self.half_height, radial.z), 2 * n + 1);
         }
     }
 }
@@ -105,8 +155,9 @@ pub(crate) fn radial_unit<T: Real>(dir: &Vector<T>) -> Option<Vector<T>> {
 }
 
 /// Appends the regular [`DISC_POLYGON_VERTICES`]-gon of `radius` at height `y`, counter-clockwise
-/// about +y when `up` (else about −y), vertex ids `first_id + k` for the vertex at angle
-/// `2πk/N` (from +x towards −z).
+/// about +y when `up` (else about −y): vertex ids `first_id + k` for the vertex at angle
+/// `2πk/N` (from +x towards −z), and edge ids `first_id + k` for the edge from vertex `k` to
+/// vertex `k + 1` (mod N), whichever way the loop walks it.
 pub(crate) fn disc_polygon<T: Real>(
     radius: T,
     y: T,
@@ -116,13 +167,18 @@ pub(crate) fn disc_polygon<T: Real>(
 ) {
     let n = DISC_POLYGON_VERTICES;
     let vertex = |k: u32| {
-        let angle = T::lit(core::f64::consts::TAU * f64::from(k) / f64::from(n));
-        let (s, c) = Float::sin_cos(angle);
-        Point::new(radius * c, y, -radius * s)
+        let (c, s) = DISC_DIRECTIONS[k as usize];
+        Point::new(radius * T::lit(c), y, -radius * T::lit(s))
     };
     for i in 0..n {
-        // Increasing angle turns counter-clockwise about +y; walk it backwards for −y.
-        let k = if up { i } else { (n - i) % n };
-        out.push(vertex(k), first_id + k);
+        // Increasing angle turns counter-clockwise about +y; walk it backwards for −y, where the
+        // edge from vertex k leads to vertex k − 1, edge k − 1.
+        let (k, edge) = if up {
+            (i, i)
+        } else {
+            let k = (n - i) % n;
+            (k, (k + n - 1) % n)
+        };
+        out.push_with_edge(vertex(k), first_id + k, first_id + edge);
     }
 }

@@ -1,11 +1,13 @@
-//! Supporting features (faces, edges, vertices) along a direction, for manifold clipping.
+//! Supporting features (faces, edges, vertices) along a direction, for manifold clipping, and
+//! the names of a shape's features ([`FeatureId`]) that contact ids are made of.
 
 use nphase_math::{Isometry, Point, Real, UnitVector, Vector};
 
 use crate::SupportMap;
 
 /// Names a feature of a shape. Numbers are stable for a given shape value, so a pair of them
-/// identifies a contact across frames.
+/// identifies a contact across frames. Each shape's doc lists its numbering (vertices, edges
+/// and faces are numbered separately).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum FeatureId {
     /// A vertex (for a polygonised curve, a sample on it).
@@ -25,6 +27,36 @@ impl FeatureId {
             FeatureId::Face(i) => (2 << 30) | (i & 0x3fff_ffff),
         }
     }
+
+    /// The feature a [`code`](FeatureId::code) names (tag `3` reads as a face).
+    pub fn from_code(code: u32) -> Self {
+        let index = code & 0x3fff_ffff;
+        match code >> 30 {
+            0 => FeatureId::Vertex(index),
+            1 => FeatureId::Edge(index),
+            _ => FeatureId::Face(index),
+        }
+    }
+
+    /// How many dimensions the feature has: 0 for a vertex, 1 for an edge, 2 for a face.
+    pub fn dimension(self) -> u8 {
+        match self {
+            FeatureId::Vertex(_) => 0,
+            FeatureId::Edge(_) => 1,
+            FeatureId::Face(_) => 2,
+        }
+    }
+}
+
+impl core::fmt::Display for FeatureId {
+    /// `vertex 3`, `edge 5`, `face 1`.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            FeatureId::Vertex(i) => write!(f, "vertex {i}"),
+            FeatureId::Edge(i) => write!(f, "edge {i}"),
+            FeatureId::Face(i) => write!(f, "face {i}"),
+        }
+    }
 }
 
 /// The feature of a shape that supports it along a direction: a face polygon, an edge or a
@@ -35,6 +67,8 @@ impl FeatureId {
 ///
 /// * `vertices` are counter-clockwise seen from outside (looking along `−normal`), with
 ///   `vertex_ids[i]` the stable id of `vertices[i]`: a face has 3 or more, an edge 2, a vertex 1.
+/// * `edge_ids[i]` is the stable id of the edge from `vertices[i]` to the next vertex: a face
+///   has as many edges as vertices (the last one closes the loop), an edge 1, a vertex none.
 /// * `normal` is the unit outward normal of the face, or for an edge or vertex the (normalised)
 ///   query direction.
 #[derive(Clone, Debug, PartialEq)]
@@ -47,6 +81,9 @@ pub struct SupportFeature<T: Real> {
     pub vertices: Vec<Point<T>>,
     /// Stable ids of `vertices` (vertex numbers of the shape).
     pub vertex_ids: Vec<u32>,
+    /// Stable ids of the edges (edge numbers of the shape): `edge_ids[i]` joins `vertices[i]`
+    /// and `vertices[(i + 1) % len]`.
+    pub edge_ids: Vec<u32>,
 }
 
 impl<T: Real> Default for SupportFeature<T> {
@@ -56,6 +93,7 @@ impl<T: Real> Default for SupportFeature<T> {
             normal: Vector::y_axis(),
             vertices: Vec::new(),
             vertex_ids: Vec::new(),
+            edge_ids: Vec::new(),
         }
     }
 }
@@ -67,12 +105,25 @@ impl<T: Real> SupportFeature<T> {
         self.normal = normal;
         self.vertices.clear();
         self.vertex_ids.clear();
+        self.edge_ids.clear();
     }
 
-    /// Appends a vertex with its id.
+    /// Appends a vertex with its id (for a vertex feature, or an edge or face whose edge ids
+    /// are pushed with [`SupportFeature::push_edge`]).
     pub fn push(&mut self, point: Point<T>, id: u32) {
         self.vertices.push(point);
         self.vertex_ids.push(id);
+    }
+
+    /// Appends a vertex with its id, and the id of the edge from it to the next vertex.
+    pub fn push_with_edge(&mut self, point: Point<T>, id: u32, edge: u32) {
+        self.push(point, id);
+        self.edge_ids.push(edge);
+    }
+
+    /// Appends the id of the next edge.
+    pub fn push_edge(&mut self, edge: u32) {
+        self.edge_ids.push(edge);
     }
 
     /// Moves every vertex by `offset` (used by rounded shapes: the inner feature pushed out by
@@ -85,9 +136,8 @@ impl<T: Real> SupportFeature<T> {
 
     /// Pushes the feature out by `radius` onto the surface of the rounded shape around it: a
     /// face or a vertex along `normal`, an edge perpendicularly to itself (along `normal`'s
-    /// component across the edge). An edge pushed along a `normal` that is only within
-    /// [`FLAT_FEATURE_ANGLE`] of perpendicular to it would have its ends inside the rounded
-    /// shape, by up to `radius · (1 − cos FLAT_FEATURE_ANGLE)`.
+    /// component across the edge): pushed along a `normal` tilted from perpendicular by θ, an
+    /// edge's ends would be inside the rounded shape by up to `radius · (1 − cos θ)`.
     pub fn push_out(&mut self, radius: T) {
         let n = self.normal.into_inner();
         let direction = match self.vertices[..] {
@@ -115,18 +165,53 @@ pub trait FeatureMap<T: Real>: SupportMap<T> {
     /// Fills `out` with the feature of the shape (local frame) that supports it along `dir`.
     ///
     /// Polytopes return a face: among the faces through the support vertex, the one whose
-    /// normal is closest to `dir`. Curved shapes return a flat or straight part of their surface
-    /// when `dir` is within [`FLAT_FEATURE_ANGLE`] of that part's normal (a cylinder's cap or
-    /// side line, a cone's base or slant line, a capsule's side), else the support point alone.
+    /// normal is closest to `dir`. Curved shapes return the flat or straight part of their
+    /// surface whose normal is closest to `dir` (a cylinder's cap polygon or side line, a cone's
+    /// base polygon or slant line, a capsule's side within 45° of perpendicular), else the
+    /// support point alone — the caller keeps the parts that are within its prediction distance.
     /// `dir` need not be normalised; a zero `dir` gives some valid feature.
     fn local_support_feature(&self, dir: &Vector<T>, out: &mut SupportFeature<T>);
+
+    /// [`local_support_feature`](FeatureMap::local_support_feature) with hysteresis: where a
+    /// curved shape switches between two parts of its surface (a cylinder's cap and side line,
+    /// a cone's base and slant line, a capsule's side and end), the part `previous` names (the
+    /// feature this shape reported for the same contact last frame) is kept up to
+    /// [`FEATURE_HYSTERESIS`] past the switch, so a contact that rocks about the switch keeps
+    /// its feature. Polytopes and balls have no such switch and ignore `previous`.
+    fn local_support_feature_near(
+        &self,
+        dir: &Vector<T>,
+        previous: Option<FeatureId>,
+        out: &mut SupportFeature<T>,
+    ) {
+        let _ = previous;
+        self.local_support_feature(dir, out);
+    }
 }
 
-/// A curved shape's flat or straight surface part is reported as the supporting feature when the
-/// query direction is within this angle (radians) of its normal: 2°, wide enough that a resting
-/// cylinder keeps a full cap contact while it rocks, narrow enough that points lifted off the
-/// support plane by more than `0.035 × size` are not mistaken for contact (the manifold stage
-/// also drops points beyond the prediction distance).
+/// How far (radians, 10°) past the switch between two parts of a curved surface the part
+/// reported last frame is kept ([`FeatureMap::local_support_feature_near`]): well above the
+/// rocking of a resting contact, well below the 45° between the switch and either part.
+pub const FEATURE_HYSTERESIS: f64 = 0.1745;
+
+/// Which way the hysteresis of a switch between two parts leans: toward the first part, the
+/// second one, or neither (no history): the switch angle moves by `lean × FEATURE_HYSTERESIS`.
+pub(crate) fn lean(previous: Option<FeatureId>, first: FeatureId, second: FeatureId) -> f64 {
+    match previous {
+        Some(p) if p == first => 1.0,
+        Some(p) if p == second => -1.0,
+        _ => 0.0,
+    }
+}
+
+/// Two features are treated as parallel when their directions are within this angle (radians,
+/// 2°): edges of a manifold clipped against each other (a capsule lying on a capsule), and a
+/// face normal taken for the contact normal ([`FeatureMap`] users that certify a normal).
+///
+/// Curved shapes do not use it for their features: a cylinder's cap or side line, a cone's base
+/// or slant line and a capsule's side are reported whenever their normal is the closest to the
+/// query direction (within 45° for the straight lines), and the manifold keeps their points
+/// that lie within the prediction distance.
 pub const FLAT_FEATURE_ANGLE: f64 = 0.035;
 
 /// `dir` normalised, or the +y axis when `dir` is zero or not finite — the fallback every shape

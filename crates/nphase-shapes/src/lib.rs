@@ -30,7 +30,7 @@ pub use convex_polyhedron::{
 pub use cuboid::Cuboid;
 pub use cylinder::{Cylinder, DISC_POLYGON_VERTICES};
 pub use error::ShapeError;
-pub use feature::{FLAT_FEATURE_ANGLE, FeatureId, FeatureMap, SupportFeature};
+pub use feature::{FEATURE_HYSTERESIS, FLAT_FEATURE_ANGLE, FeatureId, FeatureMap, SupportFeature};
 pub use round::Round;
 pub use segment::Segment;
 pub use shape::{Core, Shape, ShapeKind};

@@ -4,7 +4,7 @@ use nphase_math::{Point, Real, UnitVector, Vector};
 
 use crate::error::check_size;
 use crate::feature::unit_or_y;
-use crate::{FeatureMap, ShapeError, SupportFeature, SupportMap};
+use crate::{FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap};
 
 /// The shape `inner` grown by `border_radius` in every direction (parry3d's `RoundShape`). Its
 /// core is `inner` (and `inner`'s own core, if it has a radius too), so queries on it are exact.
@@ -52,6 +52,16 @@ impl<S: FeatureMap<T>, T: Real> FeatureMap<T> for Round<S, T> {
     /// rounded surface's line over an edge, its point over a vertex.
     fn local_support_feature(&self, dir: &Vector<T>, out: &mut SupportFeature<T>) {
         self.inner.local_support_feature(dir, out);
+        out.push_out(self.border_radius);
+    }
+
+    fn local_support_feature_near(
+        &self,
+        dir: &Vector<T>,
+        previous: Option<FeatureId>,
+        out: &mut SupportFeature<T>,
+    ) {
+        self.inner.local_support_feature_near(dir, previous, out);
         out.push_out(self.border_radius);
     }
 }

@@ -4,10 +4,9 @@ use nphase_math::{Point, Real, Vector};
 use num_traits::Float;
 
 use crate::error::check_finite_vector;
-use crate::feature::unit_or_y;
+use crate::feature::{FEATURE_HYSTERESIS, unit_or_y};
 use crate::{
-    FLAT_FEATURE_ANGLE, FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap,
-    SupportVertex, VertexId,
+    FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap, SupportVertex, VertexId,
 };
 
 /// A line segment between two points of the local frame. Vertex 0 is `a`, vertex 1 is `b`.
@@ -72,27 +71,52 @@ impl<T: Real> SupportMap<T> for Segment<T> {
 }
 
 impl<T: Real> FeatureMap<T> for Segment<T> {
-    /// `FeatureId::Edge(0)` (both endpoints) when `dir` is within [`FLAT_FEATURE_ANGLE`] of
-    /// perpendicular to the segment, else the support endpoint.
+    /// `FeatureId::Edge(0)` (both endpoints) when `dir` is within 45° of perpendicular to the
+    /// segment, else the support endpoint (`Vertex(0)` is `a`, `Vertex(1)` is `b`).
     fn local_support_feature(&self, dir: &Vector<T>, out: &mut SupportFeature<T>) {
-        segment_feature(self.a, self.b, &unit_or_y(dir), out);
+        segment_feature(self.a, self.b, &unit_or_y(dir), 0.0, out);
+    }
+
+    /// The switch at 45° leans toward the side when `previous` was the edge, toward the end
+    /// when it was an end.
+    fn local_support_feature_near(
+        &self,
+        dir: &Vector<T>,
+        previous: Option<FeatureId>,
+        out: &mut SupportFeature<T>,
+    ) {
+        segment_feature(self.a, self.b, &unit_or_y(dir), side_lean(previous), out);
     }
 }
 
-/// The supporting feature of segment `[a, b]` along unit `dir`: the edge when `dir` is nearly
-/// perpendicular to it, else the endpoint (shared with the capsule, whose core is a segment).
+/// The lean of the side/end switch of a segment (or a capsule's core) given last frame's
+/// feature.
+pub(crate) fn side_lean(previous: Option<FeatureId>) -> f64 {
+    match previous {
+        Some(FeatureId::Edge(_)) => 1.0,
+        Some(FeatureId::Vertex(_)) => -1.0,
+        _ => 0.0,
+    }
+}
+
+/// The supporting feature of segment `[a, b]` along unit `dir`: the edge when `dir` is within
+/// `45° + lean × FEATURE_HYSTERESIS` of perpendicular to it, else the endpoint (shared with the
+/// capsule, whose core is a segment). The caller keeps the parts within its prediction
+/// distance.
 pub(crate) fn segment_feature<T: Real>(
     a: Point<T>,
     b: Point<T>,
     dir: &nphase_math::UnitVector<T>,
+    lean: f64,
     out: &mut SupportFeature<T>,
 ) {
     let ab = b - a;
     let along = ab.dot(dir);
-    let flat = Float::abs(along) <= Float::sin(T::lit(FLAT_FEATURE_ANGLE)) * ab.norm();
+    let limit = (core::f64::consts::FRAC_PI_4 + lean * FEATURE_HYSTERESIS).sin();
+    let side = Float::abs(along) <= T::lit(limit) * ab.norm();
     out.reset(FeatureId::Edge(0), *dir);
-    if flat {
-        out.push(a, 0);
+    if side {
+        out.push_with_edge(a, 0, 0);
         out.push(b, 1);
     } else if along > T::zero() {
         out.id = FeatureId::Vertex(1);

@@ -6,8 +6,8 @@ use nphase_math::{Isometry, Point, Real, UnitVector, Vector};
 use num_traits::Float;
 
 use crate::{
-    Aabb, Ball, Capsule, Cone, ConvexPolyhedron, Cuboid, Cylinder, FeatureMap, Round, Segment,
-    ShapeError, SupportFeature, SupportMap, SupportVertex, Triangle, VertexId,
+    Aabb, Ball, Capsule, Cone, ConvexPolyhedron, Cuboid, Cylinder, FeatureId, FeatureMap, Round,
+    Segment, ShapeError, SupportFeature, SupportMap, SupportVertex, Triangle, VertexId,
 };
 
 /// Any nphase shape. Cheap to clone: the convex polyhedron and rounded shapes are shared
@@ -320,7 +320,7 @@ impl<T: Real> FeatureMap<T> for Core<'_, T> {
     fn local_support_feature(&self, dir: &Vector<T>, out: &mut SupportFeature<T>) {
         match self {
             Core::Point => {
-                out.reset(crate::FeatureId::Vertex(0), crate::feature::unit_or_y(dir));
+                out.reset(FeatureId::Vertex(0), crate::feature::unit_or_y(dir));
                 out.push(Point::origin(), 0);
             }
             Core::Segment(s) => s.local_support_feature(dir, out),
@@ -395,6 +395,22 @@ impl<T: Real> FeatureMap<T> for Shape<T> {
             Shape::Triangle(s) => s.local_support_feature(dir, out),
             Shape::Convex(s) => s.local_support_feature(dir, out),
             Shape::Round(s) => s.local_support_feature(dir, out),
+        }
+    }
+
+    fn local_support_feature_near(
+        &self,
+        dir: &Vector<T>,
+        previous: Option<FeatureId>,
+        out: &mut SupportFeature<T>,
+    ) {
+        match self {
+            Shape::Capsule(s) => s.local_support_feature_near(dir, previous, out),
+            Shape::Cylinder(s) => s.local_support_feature_near(dir, previous, out),
+            Shape::Cone(s) => s.local_support_feature_near(dir, previous, out),
+            Shape::Segment(s) => s.local_support_feature_near(dir, previous, out),
+            Shape::Round(s) => s.local_support_feature_near(dir, previous, out),
+            _ => self.local_support_feature(dir, out),
         }
     }
 }

@@ -10,7 +10,8 @@ use crate::{
 };
 
 /// A triangle in the local frame; vertices 0, 1, 2 are `a`, `b`, `c`. Face 0 has the normal
-/// `(b − a) × (c − a)` (counter-clockwise `abc`), face 1 the opposite one. Collinear or
+/// `(b − a) × (c − a)` (counter-clockwise `abc`), face 1 the opposite one; edge `k` joins
+/// vertices `k` and `k + 1` (mod 3). Collinear or
 /// coincident vertices are allowed: the triangle is then a segment or a point, and its
 /// [`normal`](Triangle::normal) is some unit vector perpendicular to it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -117,15 +118,16 @@ impl<T: Real> FeatureMap<T> for Triangle<T> {
     /// The side (face 0 or face 1) whose normal is closer to `dir`, as a full triangle.
     fn local_support_feature(&self, dir: &Vector<T>, out: &mut SupportFeature<T>) {
         let dir = unit_or_y(dir);
+        // Edge k joins vertices k and k + 1 (mod 3); the back face walks the loop backwards.
         if self.normal.dot(&dir) >= T::zero() {
             out.reset(FeatureId::Face(0), self.normal);
             for (i, v) in self.vertices.iter().enumerate() {
-                out.push(*v, i as u32);
+                out.push_with_edge(*v, i as u32, i as u32);
             }
         } else {
             out.reset(FeatureId::Face(1), -self.normal);
-            for i in [0usize, 2, 1] {
-                out.push(self.vertices[i], i as u32);
+            for (i, edge) in [(0usize, 2), (2, 1), (1, 0)] {
+                out.push_with_edge(self.vertices[i], i as u32, edge);
             }
         }
     }

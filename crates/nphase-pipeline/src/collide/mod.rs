@@ -3,14 +3,14 @@
 //! [`query_pair`] dispatches on the pair's kinds (shapes reduced to their *cores*: a ball is a
 //! point core with a radius, a capsule a segment core, a rounded shape its inner shape):
 //!
-//! * ball–ball: the centre line ([`ball_ball`](ball_ball::ball_ball)), exact;
+//! * ball–ball: the centre line (`ball_ball.rs`), exact;
 //! * point core–cuboid core, either order (ball–box, ball–rounded box): the clamped point
-//!   ([`cuboid_point`](point_box::cuboid_point)), exact;
+//!   (`point_box.rs`), exact;
 //! * cuboid core–cuboid core: when they overlap, the separating-axis test gives the exact depth
-//!   ([`cuboid_penetration`](cuboid_sat::cuboid_penetration)); when a separating axis shows
+//!   (`cuboid_sat.rs`); when a separating axis shows
 //!   them apart, GJK measures the distance (next branch);
 //! * everything else: GJK on the cores, EPA when they overlap
-//!   ([`convex_contact`](convex_gjk::convex_contact)), warm-started from the pair's
+//!   (`convex_gjk.rs`), warm-started from the pair's
 //!   [`SimplexCache`].
 //!
 //! Every routine answers in A's frame: A at the origin, B at `pos12`, the normal from A toward

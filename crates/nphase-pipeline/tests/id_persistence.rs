@@ -1,0 +1,536 @@
+//! Contact ids across frames: a point keeps its id while it stays put, and its id names the
+//! features that made it.
+//!
+//! Each scene is a resting pair run through the per-pair unit (`update_manifold`, one state and
+//! manifold kept across frames) for 200 frames, B's pose jittered every frame around a fixed
+//! pose by a random rotation of 2e-4 rad and a random translation of up to `noise` per axis
+//! (the pose noise a solver leaves in a resting stack; the jitter does not accumulate). Two
+//! checks per frame:
+//!
+//! * **no flicker**: every point whose nearest point of the previous frame is within 1 cm
+//!   (A's frame, unit-sized shapes) has that point's id;
+//! * **ids mean something**: the features an id names are where the point is — A's feature
+//!   contains the point on A, B's the point on B (within the id rule's tolerance
+//!   `FEATURE_SNAP × size`, doubled by its hysteresis);
+//! * **the same points**: a resting pair keeps the same set of ids from frame to frame (the
+//!   reduction does not swap between near-equal choices).
+//!
+//! Before feature-pair ids (ids that recorded how a point came out of clipping), 1 785 of
+//! 2 388 points of the box-on-box case changed id while staying within 1 cm; where the boxes'
+//! edges line up a corner's id cycled through 2–4 values.
+
+mod common;
+
+use common::{Iso, V, cuboid, random_unit, rng};
+use nphase_math::Point;
+use nphase_math::nalgebra::UnitQuaternion;
+use nphase_pipeline::{
+    ContactManifold, FEATURE_SNAP, FeatureId, PairInput, PairState, PairWorkspace, update_manifold,
+};
+use nphase_shapes::{Capsule, ConvexPolyhedron, Cuboid, Cylinder, DISC_POLYGON_VERTICES, Shape};
+use rand::Rng;
+use rand_pcg::Pcg64;
+
+const FRAMES: usize = 200;
+const NEAR: f64 = 0.01;
+const PREDICTION: f64 = 0.01;
+
+/// What a run saw.
+#[derive(Debug, Default)]
+struct Run {
+    points: usize,
+    compared: usize,
+    flickers: Vec<String>,
+    ids: std::collections::BTreeSet<(FeatureId, FeatureId)>,
+    /// Frames whose set of ids differs from the previous frame's.
+    set_changes: Vec<usize>,
+    /// Frames whose contact normal turned by more than [`NORMAL_JUMP`] from the previous
+    /// frame's: the shapes touch along other features (not checked for flicker).
+    normal_jumps: Vec<usize>,
+}
+
+/// A normal that turns by more than this (radians) between frames is a new contact: two
+/// depths along different directions traded places as the shortest way out (a box corner in a
+/// cylinder's rim goes out through the cap or through the side), so other features touch.
+const NORMAL_JUMP: f64 = 0.1;
+
+/// Runs `frames` frames of `a` (at the origin) against `b` at `pose(frame, rng)`, checking ids
+/// against the previous frame and against the features they name.
+fn run(
+    a: &Shape<f64>,
+    b: &Shape<f64>,
+    frames: usize,
+    mut pose: impl FnMut(usize, &mut Pcg64) -> Iso,
+    seed: u64,
+) -> Run {
+    let mut rng = rng(seed);
+    let (mut state, mut manifold) = (PairState::new(), ContactManifold::default());
+    let mut workspace = PairWorkspace::new();
+    let mut previous: Option<ContactManifold<f64>> = None;
+    let mut out = Run::default();
+    let size = a
+        .local_aabb()
+        .half_diagonal()
+        .max(b.local_aabb().half_diagonal());
+    for frame in 0..frames {
+        let pos12 = pose(frame, &mut rng);
+        let input = PairInput {
+            shape1: a,
+            shape2: b,
+            pos12,
+            prediction: PREDICTION,
+        };
+        update_manifold(&input, &mut state, &mut manifold, &mut workspace);
+        let jumped = previous.as_ref().is_some_and(|last| {
+            !last.points.is_empty()
+                && !manifold.points.is_empty()
+                && last.local_normal1.angle(&manifold.local_normal1) > NORMAL_JUMP
+        });
+        if jumped {
+            out.normal_jumps.push(frame);
+        }
+        for p in &manifold.points {
+            out.points += 1;
+            out.ids.insert((p.id.a, p.id.b));
+            let reach = 2.0 * FEATURE_SNAP * 2.0 * size + 1e-9;
+            let on_a = feature_distance(a, p.id.a, &p.local_point1);
+            let on_b = feature_distance(b, p.id.b, &p.local_point2);
+            assert!(
+                on_a <= reach && on_b <= reach,
+                "frame {frame}: {} names features {on_a:e} and {on_b:e} away from its points \
+                 ({:?} against {:?}: {manifold:?})",
+                p.id,
+                a.kind(),
+                b.kind(),
+            );
+            let Some(last) = previous.as_ref().filter(|_| !jumped) else {
+                continue;
+            };
+            let nearest = last.points.iter().min_by(|x, y| {
+                let d = |q: &&nphase_pipeline::ContactPoint<f64>| {
+                    (q.local_point1 - p.local_point1).norm()
+                };
+                d(x).total_cmp(&d(y))
+            });
+            if let Some(q) = nearest.filter(|q| (q.local_point1 - p.local_point1).norm() <= NEAR) {
+                out.compared += 1;
+                if q.id != p.id {
+                    out.flickers
+                        .push(format!("frame {frame}: {} became {}", q.id, p.id));
+                }
+            }
+        }
+        if let Some(last) = &previous {
+            let set = |m: &ContactManifold<f64>| {
+                let mut ids: Vec<_> = m.points.iter().map(|p| p.id).collect();
+                ids.sort();
+                ids
+            };
+            if set(last) != set(&manifold) {
+                out.set_changes.push(frame);
+            }
+        }
+        previous = Some(manifold.clone());
+    }
+    out
+}
+
+/// The pose `(t, r)` jittered by a rotation of `2e-4` rad about a random axis and a translation
+/// of up to `noise` per axis.
+fn jitter(rng: &mut Pcg64, t: V, r: V, noise: f64) -> Iso {
+    let dt = V::from_fn(|_, _| rng.random_range(-noise..=noise));
+    let spin = UnitQuaternion::from_scaled_axis(random_unit(rng) * 2e-4);
+    let base = Iso::new(t, r);
+    Iso::from_parts((base.translation.vector + dt).into(), spin * base.rotation)
+}
+
+/// How far `p` (the shape's frame) is from the feature `id` of `shape`: the distance to a
+/// vertex, to an edge's segment, or to a face's polygon (its plane, inside its edges); rounded
+/// shapes (balls, capsules, `Round`) measure from their core's feature, less the radius; the
+/// curved features of cylinders and cones (a side line or rim point in the query's azimuth)
+/// from the surface they sweep.
+fn feature_distance(shape: &Shape<f64>, id: FeatureId, p: &Point<f64>) -> f64 {
+    let (polygon, radius) = match feature_geometry(shape, id, p) {
+        Geometry::Polygon(polygon, radius) => (polygon, radius),
+        Geometry::Distance(d) => return d,
+    };
+    let distance = match polygon.len() {
+        1 => (polygon[0] - p).norm(),
+        2 => common_segment_distance(&polygon[0], &polygon[1], p),
+        _ => {
+            let n = (polygon[1] - polygon[0])
+                .cross(&(polygon[2] - polygon[0]))
+                .normalize();
+            let height = (p - polygon[0]).dot(&n).abs();
+            let k = polygon.len();
+            let inside = (0..k).all(|i| {
+                let (a, b) = (polygon[i], polygon[(i + 1) % k]);
+                (b - a).cross(&(p - a)).dot(&n) >= -1e-9
+            });
+            let edge = (0..k)
+                .map(|i| common_segment_distance(&polygon[i], &polygon[(i + 1) % k], p))
+                .fold(f64::INFINITY, f64::min);
+            if inside { height } else { edge }
+        }
+    };
+    (distance - radius).abs()
+}
+
+/// A feature as a polygon (1 to n points) with the radius around it, or already a distance.
+enum Geometry {
+    Polygon(Vec<Point<f64>>, f64),
+    Distance(f64),
+}
+
+fn feature_geometry(shape: &Shape<f64>, id: FeatureId, p: &Point<f64>) -> Geometry {
+    use FeatureId::{Edge, Face, Vertex};
+    let n = DISC_POLYGON_VERTICES;
+    let rim = |r: f64, y: f64, k: u32| {
+        let a = std::f64::consts::TAU * f64::from(k % n) / f64::from(n);
+        Point::new(r * a.cos(), y, -r * a.sin())
+    };
+    let radial = |p: &Point<f64>| V::new(p.x, 0.0, p.z).norm();
+    let polygon = |points: Vec<Point<f64>>| Geometry::Polygon(points, 0.0);
+    match (shape, id) {
+        (Shape::Round(r), _) => match feature_geometry(r.inner(), id, p) {
+            Geometry::Polygon(points, radius) => {
+                Geometry::Polygon(points, radius + r.border_radius())
+            }
+            Geometry::Distance(d) => Geometry::Distance((d - r.border_radius()).abs()),
+        },
+        (Shape::Ball(b), Vertex(0)) => Geometry::Polygon(vec![Point::origin()], b.radius()),
+        (Shape::Capsule(c), _) => match feature_geometry(&Shape::Segment(c.segment()), id, p) {
+            Geometry::Polygon(points, _) => Geometry::Polygon(points, c.radius()),
+            other => other,
+        },
+        (Shape::Segment(s), Vertex(v)) => polygon(vec![if v == 0 { s.a() } else { s.b() }]),
+        (Shape::Segment(s), Edge(_)) => polygon(vec![s.a(), s.b()]),
+        (Shape::Triangle(t), Vertex(v)) => polygon(vec![t.vertices()[v as usize]]),
+        (Shape::Triangle(t), Edge(e)) => polygon(vec![
+            t.vertices()[e as usize],
+            t.vertices()[(e as usize + 1) % 3],
+        ]),
+        (Shape::Triangle(t), Face(_)) => polygon(t.vertices().to_vec()),
+        (Shape::Cuboid(c), Vertex(v)) => polygon(vec![c.vertex(v)]),
+        (Shape::Cuboid(c), Edge(e)) => {
+            let (k, bits) = (e / 4, e % 4);
+            let (u, w) = ((k + 1) % 3, (k + 2) % 3);
+            let v = (bits & 1) << u | (bits >> 1) << w;
+            polygon(vec![c.vertex(v), c.vertex(v | 1 << k)])
+        }
+        (Shape::Cuboid(c), Face(f)) => polygon(
+            Cuboid::<f64>::face_vertex_ids(f)
+                .iter()
+                .map(|&v| c.vertex(v))
+                .collect(),
+        ),
+        (Shape::Convex(h), Vertex(v)) => polygon(vec![h.vertices()[v as usize]]),
+        (Shape::Convex(h), Edge(e)) => {
+            let (v, w) = h.edge_vertices(e).expect("a hull edge");
+            polygon(vec![h.vertices()[v as usize], h.vertices()[w as usize]])
+        }
+        (Shape::Convex(h), Face(f)) => polygon(
+            h.face(f as usize)
+                .vertex_ids
+                .iter()
+                .map(|&v| h.vertices()[v as usize])
+                .collect(),
+        ),
+        (Shape::Cylinder(c), _) => {
+            let (h, r) = (c.half_height(), c.radius());
+            let y = |top: bool| if top { h } else { -h };
+            match id {
+                Vertex(v) if v < 2 * n => polygon(vec![rim(r, y(v < n), v)]),
+                // The side line's ends, in the query's azimuth: on the rim circle.
+                Vertex(v) => {
+                    Geometry::Distance((radial(p) - r).abs().max((p.y - y(v == 2 * n + 1)).abs()))
+                }
+                Edge(e) if e < 2 * n => polygon(vec![rim(r, y(e < n), e), rim(r, y(e < n), e + 1)]),
+                // The side line: on the side surface.
+                Edge(_) => Geometry::Distance((radial(p) - r).abs().max((p.y.abs() - h).max(0.0))),
+                Face(f) => {
+                    Geometry::Distance((radial(p) - r).max(0.0).max((p.y - y(f == 0)).abs()))
+                }
+            }
+        }
+        (Shape::Cone(c), _) => {
+            let (h, r) = (c.half_height(), c.radius());
+            match id {
+                Vertex(0) => polygon(vec![Point::new(0.0, h, 0.0)]),
+                Vertex(v) if v <= n => polygon(vec![rim(r, -h, v - 1)]),
+                Vertex(_) => Geometry::Distance((radial(p) - r).abs().max((p.y + h).abs())),
+                Edge(0) => {
+                    // On the lateral surface: radial distance r·(h − y)/(2h), y within the cone.
+                    let expected = r * (h - p.y) / (2.0 * h);
+                    Geometry::Distance((radial(p) - expected).abs().max((p.y.abs() - h).max(0.0)))
+                }
+                Edge(e) => polygon(vec![rim(r, -h, e - 1), rim(r, -h, e)]),
+                Face(_) => Geometry::Distance((radial(p) - r).max(0.0).max((p.y + h).abs())),
+            }
+        }
+        other => panic!("no feature geometry for {other:?}"),
+    }
+}
+
+fn common_segment_distance(a: &Point<f64>, b: &Point<f64>, p: &Point<f64>) -> f64 {
+    let ab = b - a;
+    let t = ((p - a).dot(&ab) / ab.norm_squared()).clamp(0.0, 1.0);
+    (a + ab * t - p).norm()
+}
+
+fn assert_steady(what: &str, run: &Run) {
+    eprintln!(
+        "{what}: {} points, {} compared, {} flickers, {} set changes, ids {:?}",
+        run.points,
+        run.compared,
+        run.flickers.len(),
+        run.set_changes.len(),
+        run.ids
+    );
+    // Guard: the scene touched all along, and points were compared frame to frame.
+    assert!(
+        run.compared > FRAMES,
+        "{what}: only {} compared",
+        run.compared
+    );
+    assert!(
+        run.flickers.is_empty(),
+        "{what}: {} of {} points changed id within 1 cm: {:?}",
+        run.flickers.len(),
+        run.compared,
+        &run.flickers[..run.flickers.len().min(8)]
+    );
+    assert!(
+        run.set_changes.is_empty(),
+        "{what}: the manifold's ids changed at frames {:?}",
+        run.set_changes
+    );
+    assert!(
+        run.normal_jumps.is_empty(),
+        "{what}: the normal jumped at frames {:?}",
+        run.normal_jumps
+    );
+}
+
+/// Two unit boxes face on face, 1 mm deep, B offset along x by 0, 0.25 and 0.5 — their edges
+/// along x line up, and corners lie on edges (on edge midpoints at 0.5) — and, to leave no edge
+/// aligned, along x and z, under every translation noise up to 2 mm.
+#[test]
+fn box_on_box_ids_do_not_flicker_under_pose_noise() {
+    let unit = cuboid(0.5, 0.5, 0.5);
+    for (offset, along_z) in [0.0, 0.25, 0.5]
+        .into_iter()
+        .flat_map(|o| [(o, 0.0), (o, 0.5 * o)])
+    {
+        for noise in [0.0, 5e-4, 1e-3, 2e-3] {
+            let t = V::new(offset, 0.999, along_z);
+            let r = run(
+                &unit,
+                &unit,
+                FRAMES,
+                |_, rng| jitter(rng, t, V::zeros(), noise),
+                1,
+            );
+            assert_steady(&format!("offset ({offset}, {along_z}), noise {noise}"), &r);
+        }
+    }
+}
+
+/// A box turned 45° on a box: the octagon of edge crossings, reduced to four alternate
+/// corners; the reduction's persistence keeps the same four.
+#[test]
+fn box_turned_45_degrees_on_a_box_keeps_its_ids() {
+    let unit = cuboid(0.5, 0.5, 0.5);
+    let r = run(
+        &unit,
+        &unit,
+        FRAMES,
+        |_, rng| {
+            jitter(
+                rng,
+                V::new(0.0, 0.999, 0.0),
+                V::new(0.0, std::f64::consts::FRAC_PI_4, 0.0),
+                2e-3,
+            )
+        },
+        2,
+    );
+    assert_steady("box turned 45°", &r);
+}
+
+/// A hexagonal prism resting on a slab (hulls both).
+#[test]
+fn hull_on_hull_keeps_its_ids() {
+    let hexagon = |y: f64| {
+        (0..6).map(move |k| {
+            let a = std::f64::consts::TAU * f64::from(k) / 6.0;
+            Point::new(0.4 * a.cos(), y, 0.4 * a.sin())
+        })
+    };
+    let prism: Vec<Point<f64>> = hexagon(-0.3).chain(hexagon(0.3)).collect();
+    let slab: Vec<Point<f64>> = (0..8)
+        .map(|i| {
+            let s = |bit: u32| if i & (1 << bit) == 0 { 1.0 } else { -1.0 };
+            Point::new(s(0), 0.1 * s(1), s(2))
+        })
+        .collect();
+    let (slab, prism) = (
+        Shape::Convex(ConvexPolyhedron::from_points(&slab).expect("slab").into()),
+        Shape::Convex(ConvexPolyhedron::from_points(&prism).expect("prism").into()),
+    );
+    let r = run(
+        &slab,
+        &prism,
+        FRAMES,
+        |_, rng| jitter(rng, V::new(0.1, 0.399, -0.2), V::zeros(), 2e-3),
+        3,
+    );
+    assert_steady("hull on hull", &r);
+}
+
+/// A cylinder standing on a box: its bottom cap's polygon, reduced to four rim vertices.
+#[test]
+fn cylinder_standing_on_a_box_keeps_its_ids() {
+    let ground = cuboid(2.0, 0.5, 2.0);
+    let can = Shape::Cylinder(Cylinder::new(0.5, 0.4).expect("valid"));
+    let r = run(
+        &ground,
+        &can,
+        FRAMES,
+        |_, rng| jitter(rng, V::new(0.3, 0.999, 0.0), V::zeros(), 2e-3),
+        4,
+    );
+    assert_steady("cylinder standing on a box", &r);
+}
+
+/// A capsule lying on a box: the two ends of its side line.
+#[test]
+fn capsule_lying_on_a_box_keeps_its_ids() {
+    let ground = cuboid(2.0, 0.5, 2.0);
+    let pill = Shape::Capsule(Capsule::new(0.5, 0.25).expect("valid"));
+    let r = run(
+        &ground,
+        &pill,
+        FRAMES,
+        |_, rng| {
+            jitter(
+                rng,
+                V::new(0.0, 0.749, 0.0),
+                V::new(0.0, 0.0, std::f64::consts::FRAC_PI_2),
+                2e-3,
+            )
+        },
+        5,
+    );
+    assert_steady("capsule lying on a box", &r);
+    assert_eq!(r.ids.len(), 2, "{:?}", r.ids);
+}
+
+/// A box tipping over its bottom edge onto its side (0 to 90° about the edge at x = +0.5, 1 mm
+/// deep, no noise): the two vertices of the edge it turns about keep their ids throughout; the
+/// others leave; at the end the two vertices that land carry new ids — the ids change exactly
+/// when the touching features do.
+#[test]
+fn ids_change_when_a_box_tips_over_an_edge() {
+    let ground = cuboid(2.0, 0.5, 2.0);
+    let unit = cuboid(0.5, 0.5, 0.5);
+    let frames = 91;
+    let pose = |frame: usize, _: &mut Pcg64| {
+        // Turn about the edge (x = 0.5, y = 0.499) through −z.
+        let angle = -std::f64::consts::FRAC_PI_2 * frame as f64 / (frames - 1) as f64;
+        let pivot = V::new(0.5, 0.499, 0.0);
+        let turn = UnitQuaternion::from_scaled_axis(V::z() * angle);
+        let centre = pivot + turn * V::new(-0.5, 0.5, 0.0);
+        Iso::from_parts(centre.into(), turn)
+    };
+    let mut rng = rng(6);
+    let (mut state, mut manifold) = (PairState::new(), ContactManifold::default());
+    let mut workspace = PairWorkspace::new();
+    let mut history = Vec::new();
+    for frame in 0..frames {
+        let input = PairInput {
+            shape1: &ground,
+            shape2: &unit,
+            pos12: pose(frame, &mut rng),
+            prediction: PREDICTION,
+        };
+        update_manifold(&input, &mut state, &mut manifold, &mut workspace);
+        let mut ids: Vec<(FeatureId, FeatureId)> =
+            manifold.points.iter().map(|p| (p.id.a, p.id.b)).collect();
+        ids.sort();
+        history.push(ids);
+    }
+    // The edge it turns about joins the cube's vertices with bits (x +, y −): 2 and 6.
+    let pivot = [
+        (FeatureId::Face(2), FeatureId::Vertex(2)),
+        (FeatureId::Face(2), FeatureId::Vertex(6)),
+    ];
+    for (frame, ids) in history.iter().enumerate() {
+        for id in &pivot {
+            assert!(ids.contains(id), "frame {frame}: {ids:?} lost {id:?}");
+        }
+    }
+    assert_eq!(history[0].len(), 4, "{:?}", history[0]);
+    assert_eq!(history[frames / 2], pivot.to_vec(), "on its edge");
+    // Lying on its side (−x face down): vertices 0 and 4 (x +, y +) landed.
+    let landed = [
+        (FeatureId::Face(2), FeatureId::Vertex(0)),
+        (FeatureId::Face(2), FeatureId::Vertex(2)),
+        (FeatureId::Face(2), FeatureId::Vertex(4)),
+        (FeatureId::Face(2), FeatureId::Vertex(6)),
+    ];
+    assert_eq!(history[frames - 1], landed.to_vec());
+    // Same features, same frame-to-frame continuity as the jittered runs.
+    let r = run(&ground, &unit, frames, pose, 6);
+    assert!(r.flickers.is_empty(), "{:?}", r.flickers);
+}
+
+/// Every pair of shape kinds (the zoo: ball, cuboid, capsule, cylinder, cone, segment,
+/// triangle, hull, rounded variants), resting 1 mm deep in four random placements — two face
+/// against face (aligned axes, as in a pile), two at random orientations — jittered for 100
+/// frames (2e-4 rad, 0.2 mm: a 1 mm-deep contact on a vertex or a curved surface turns its
+/// normal by more than the jump threshold under larger jitter): no point changes id while it stays within 1 cm, except across a frame where the
+/// normal jumped (a new shortest way out: other features touch; counted, and rare).
+#[test]
+fn every_pair_kind_keeps_its_ids_at_rest() {
+    let zoo = common::zoo();
+    let mut rng = rng(7);
+    let (mut pairs, mut compared, mut jumps) = (0, 0, 0);
+    for i in 0..zoo.len() {
+        for j in 0..zoo.len() {
+            for s in 0..4u64 {
+                let k = (i * zoo.len() + j) as u64 * 4 + s;
+                let (a, b) = common::random_pair(&zoo, (i, j), k, -1e-3, s < 2, &mut rng);
+                let rest = a.pose.inv_mul(&b.pose);
+                let (t, r) = (rest.translation.vector, rest.rotation.scaled_axis());
+                let run = run(&a.shape, &b.shape, 100, |_, rng| jitter(rng, t, r, 2e-4), k);
+                pairs += 1;
+                compared += run.compared;
+                jumps += run.normal_jumps.len();
+                if !run.flickers.is_empty() {
+                    panic!(
+                        "{} on {} (placement {s}): {} of {} points changed id within 1 cm: {:?}",
+                        zoo[j].0,
+                        zoo[i].0,
+                        run.flickers.len(),
+                        run.compared,
+                        &run.flickers[..run.flickers.len().min(3)]
+                    );
+                }
+            }
+        }
+    }
+    eprintln!("{pairs} pairs, {compared} points compared, {jumps} frames with a normal jump");
+    // Guard: the pairs touched throughout (about a point per pair and frame at least), and
+    // frames left out for a normal jump are the exception (under a tenth: they are 1 mm-deep
+    // contacts at random orientations whose shortest way out is not unique — edges crossing
+    // near a corner — and turns from one axis to another under the jitter).
+    assert!(
+        compared > pairs * 90,
+        "{compared} points compared over {pairs} pairs"
+    );
+    assert!(
+        jumps * 10 < pairs * 100,
+        "{jumps} normal jumps over {pairs} pairs"
+    );
+}
