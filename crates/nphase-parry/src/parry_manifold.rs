@@ -4,7 +4,8 @@
 //!    frame, warm-started from its [`PairState`], and its manifold — up to four points, each in
 //!    its shape's local frame, with signed distances along the normal from A toward B, kept up
 //!    to the prediction distance.
-//! 2. Each point's `(fid1, fid2)` from the features it lies on ([`crate::feature_ids`]).
+//! 2. Each point's `(fid1, fid2)`: nphase's contact id, the features of A and B that made it
+//!    ([`crate::feature_ids`]).
 //! 3. The engine's per-point data (`TrackedContact::data`: rapier's impulses, tangent impulses
 //!    and warm-start fields) is carried over from last frame's point with the same
 //!    `(fid1, fid2)`, as parry's `ContactManifold::match_contacts` does; a new point gets
@@ -13,7 +14,7 @@
 //! 4. `local_n1` is nphase's normal (A's frame), `local_n2 = −normal` in B's frame. A pair
 //!    beyond the prediction distance leaves no points and keeps last frame's normals.
 //!
-//! Scratch space (EPA's polytope, clipping buffers, supporting features, nphase's manifold) is
+//! Scratch space (EPA's polytope, clipping buffers, nphase's manifold) is
 //! per thread and reused, so a pair allocates nothing once the buffers have grown.
 
 use std::cell::RefCell;
@@ -24,9 +25,8 @@ use nphase_pipeline::{
     PairWorkspace, update_manifold,
 };
 use parry3d_031::query::{ContactManifold, TrackedContact};
-use parry3d_031::shape::PackedFeatureId;
 
-use crate::feature_ids::SupportingFeatures;
+use crate::feature_ids::parry_feature_ids;
 use crate::glam_nalgebra::{point_from_na, vector_from_na};
 
 /// How the pair query went, for the dispatcher's statistics.
@@ -46,7 +46,6 @@ struct Scratch {
     pair: PairWorkspace<f32>,
     /// nphase's manifold of the pair at hand (emptied before each pair: see the module doc).
     manifold: NphaseManifold<f32>,
-    features: SupportingFeatures,
 }
 
 thread_local! {
@@ -86,15 +85,9 @@ fn collide_with<M, C: Copy + Default>(
         return report;
     }
     let normal1 = scratch.manifold.local_normal1;
-    scratch
-        .features
-        .find(input.shape1, input.shape2, &input.pos12, &normal1);
-    let mut ids = [(PackedFeatureId::UNKNOWN, PackedFeatureId::UNKNOWN); MAX_MANIFOLD_POINTS];
-    let ids = &mut ids[..points.len()];
-    scratch.features.ids(points, ids);
-
     let mut fresh: ArrayVec<TrackedContact<C>, MAX_MANIFOLD_POINTS> = ArrayVec::new();
-    for (p, &(fid1, fid2)) in points.iter().zip(ids.iter()) {
+    for p in points {
+        let (fid1, fid2) = parry_feature_ids(p.id);
         let mut tracked = TrackedContact::new(
             point_from_na(&p.local_point1),
             point_from_na(&p.local_point2),
