@@ -1,0 +1,118 @@
+//! What an nphase pair keeps across frames inside parry's per-pair workspace.
+//!
+//! parry hands a contact-manifold query a `&mut Option<ContactManifoldsWorkspace>` that lives
+//! as long as the pair (rapier keeps one per contact pair, and drops it when a collider's shape
+//! changes). parry's convex pairs leave it empty; nphase stores [`NphasePair`] there: the two
+//! converted shapes (each with the [`SourceKey`] it was made from, so hulls are converted once,
+//! and a round shape's `Arc` is not rebuilt every frame) and nphase's `PairState` (GJK's
+//! warm-start cache).
+//!
+//! This is one small heap allocation per pair, made when the pair first reaches the
+//! narrowphase; parry's workspace type (`Box<dyn WorkspaceData>`) leaves no other choice.
+
+use nphase_pipeline::PairState;
+use nphase_shapes::Shape;
+use parry3d_031::query::{ContactManifoldsWorkspace, TypedWorkspaceData, WorkspaceData};
+use parry3d_031::shape as ps;
+
+use crate::hull_cache::HullCache;
+use crate::shape_conversion::{ConversionError, SourceKey, convert_with};
+
+/// An nphase pair's state in parry's workspace (see the module doc).
+#[derive(Clone, Debug)]
+pub(crate) struct NphasePair {
+    shapes: [Option<Resolved>; 2],
+    /// nphase's per-pair state (GJK's warm start), valid for the shapes in `shapes`.
+    state: PairState<f32>,
+}
+
+// Two converted shapes (56 bytes each) with their 44-byte keys, and nphase's PairState (68
+// bytes: GJK's cache and the manifold's history): the heap block each pair adds. Pinned so
+// that it does not grow unnoticed.
+const _: () = assert!(size_of::<NphasePair>() <= 296);
+
+/// A converted shape (or nphase's refusal) and what it was converted from.
+#[derive(Clone, Debug)]
+struct Resolved {
+    key: SourceKey,
+    shape: Result<Shape<f32>, ConversionError>,
+}
+
+impl Default for NphasePair {
+    fn default() -> Self {
+        NphasePair {
+            shapes: [None, None],
+            state: PairState::new(),
+        }
+    }
+}
+
+impl WorkspaceData for NphasePair {
+    fn as_typed_workspace_data(&self) -> TypedWorkspaceData<'_> {
+        TypedWorkspaceData::Custom
+    }
+
+    fn clone_dyn(&self) -> Box<dyn WorkspaceData> {
+        Box::new(self.clone())
+    }
+}
+
+impl NphasePair {
+    /// The pair's state in `workspace`, created (or replacing another query's workspace) on
+    /// first use. (`None` cannot happen: the workspace is an `NphasePair` by then; the caller
+    /// hands the pair to parry if it did.)
+    pub(crate) fn in_workspace(
+        workspace: &mut Option<ContactManifoldsWorkspace>,
+    ) -> Option<&mut Self> {
+        if !workspace.as_ref().is_some_and(|w| w.0.is::<NphasePair>()) {
+            *workspace = Some(ContactManifoldsWorkspace(Box::new(NphasePair::default())));
+        }
+        workspace.as_mut()?.0.downcast_mut::<NphasePair>()
+    }
+
+    /// The two shapes as nphase shapes, with the pair's state, for parry shapes whose
+    /// [`SourceKey`]s are `keys`: converted when the pair first meets them or when a parry
+    /// shape changed; a change also resets the pair's state, whose warm-start vertex ids name
+    /// the old shape's vertices. `Err` names a shape nphase refused.
+    pub(crate) fn resolve(
+        &mut self,
+        keys: [SourceKey; 2],
+        shapes: [&dyn ps::Shape; 2],
+        hulls: &HullCache,
+    ) -> Result<Ready<'_>, &ConversionError> {
+        let mut changed = false;
+        for ((slot, key), shape) in self.shapes.iter_mut().zip(keys).zip(shapes) {
+            if slot.as_ref().is_none_or(|r| r.key != key) {
+                changed = true;
+                *slot = Some(Resolved {
+                    key,
+                    shape: convert_with(shape, &mut |h| hulls.get(h)),
+                });
+            }
+        }
+        if changed {
+            self.state = PairState::new();
+        }
+        match &self.shapes {
+            [Some(a), Some(b)] => Ok(Ready {
+                shape1: a.shape.as_ref()?,
+                shape2: b.shape.as_ref()?,
+                state: &mut self.state,
+            }),
+            // Both slots were filled above.
+            _ => Err(&UNRESOLVED),
+        }
+    }
+}
+
+/// The error of a slot left empty, which the loop of [`NphasePair::resolve`] rules out.
+static UNRESOLVED: ConversionError = ConversionError::NotConvex {
+    shape_type: ps::ShapeType::Custom,
+};
+
+/// A pair's converted shapes and state, ready for nphase.
+pub(crate) struct Ready<'a> {
+    pub(crate) shape1: &'a Shape<f32>,
+    pub(crate) shape2: &'a Shape<f32>,
+    pub(crate) state: &'a mut PairState<f32>,
+}

@@ -1,0 +1,115 @@
+//! One convex pair through nphase, written into parry's `ContactManifold`.
+//!
+//! 1. nphase's per-pair unit ([`nphase_pipeline::update_manifold`]): the pair's contact in A's
+//!    frame, warm-started from its [`PairState`], and its manifold — up to four points, each in
+//!    its shape's local frame, with signed distances along the normal from A toward B, kept up
+//!    to the prediction distance.
+//! 2. Each point's `(fid1, fid2)`: nphase's contact id, the features of A and B that made it
+//!    ([`crate::feature_ids`]).
+//! 3. The engine's per-point data (`TrackedContact::data`: rapier's impulses, tangent impulses
+//!    and warm-start fields) is carried over from last frame's point with the same
+//!    `(fid1, fid2)`, as parry's `ContactManifold::match_contacts` does; a new point gets
+//!    `Default::default()`. (nphase's own carry-over of `normal_impulse` by id is not used:
+//!    rapier keeps its impulses in parry's points, and needs more than the normal impulse.)
+//! 4. `local_n1` is nphase's normal (A's frame), `local_n2 = −normal` in B's frame. A pair
+//!    beyond the prediction distance leaves no points and keeps last frame's normals.
+//!
+//! Scratch space (EPA's polytope, clipping buffers, nphase's manifold) is
+//! per thread and reused, so a pair allocates nothing once the buffers have grown.
+
+use std::cell::RefCell;
+
+use arrayvec::ArrayVec;
+use nphase_pipeline::{
+    ContactManifold as NphaseManifold, ContactQuality, MAX_MANIFOLD_POINTS, PairInput, PairState,
+    PairWorkspace, update_manifold,
+};
+use parry3d_031::query::{ContactManifold, TrackedContact};
+
+use crate::feature_ids::parry_feature_ids;
+use crate::glam_nalgebra::{point_from_na, vector_from_na};
+
+/// How the pair query went, for the dispatcher's statistics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PairReport {
+    /// Whether the query did not converge and its best estimate was used.
+    pub(crate) inexact: bool,
+    /// Points in the new manifold.
+    pub(crate) points: u8,
+    /// Of those, the points whose data was carried over from last frame's.
+    pub(crate) carried: u8,
+}
+
+/// Per-thread scratch of pair queries.
+#[derive(Debug, Default)]
+struct Scratch {
+    pair: PairWorkspace<f32>,
+    /// nphase's manifold of the pair at hand (emptied before each pair: see the module doc).
+    manifold: NphaseManifold<f32>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// Runs the pair (see the module doc) and writes its manifold into `manifold`.
+pub(crate) fn collide_into<M, C: Copy + Default>(
+    input: &PairInput<'_, f32>,
+    state: &mut PairState<f32>,
+    manifold: &mut ContactManifold<M, C>,
+) -> PairReport {
+    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+        Ok(mut scratch) => collide_with(input, state, manifold, &mut scratch),
+        // Only a re-entrant call (a dispatcher calling itself from inside a query) finds the
+        // scratch taken; it gets its own.
+        Err(_) => collide_with(input, state, manifold, &mut Scratch::default()),
+    })
+}
+
+fn collide_with<M, C: Copy + Default>(
+    input: &PairInput<'_, f32>,
+    state: &mut PairState<f32>,
+    manifold: &mut ContactManifold<M, C>,
+    scratch: &mut Scratch,
+) -> PairReport {
+    scratch.manifold.points.clear();
+    let outcome = update_manifold(input, state, &mut scratch.manifold, &mut scratch.pair);
+    let mut report = PairReport {
+        inexact: outcome.quality != ContactQuality::Converged,
+        points: 0,
+        carried: 0,
+    };
+    let points = &scratch.manifold.points;
+    if points.is_empty() {
+        manifold.points.clear();
+        return report;
+    }
+    let normal1 = scratch.manifold.local_normal1;
+    let mut fresh: ArrayVec<TrackedContact<C>, MAX_MANIFOLD_POINTS> = ArrayVec::new();
+    for p in points {
+        let (fid1, fid2) = parry_feature_ids(p.id);
+        let mut tracked = TrackedContact::new(
+            point_from_na(&p.local_point1),
+            point_from_na(&p.local_point2),
+            fid1,
+            fid2,
+            p.dist,
+        );
+        if let Some(old) = manifold
+            .points
+            .iter()
+            .find(|old| old.fid1 == fid1 && old.fid2 == fid2)
+        {
+            tracked.data = old.data;
+            report.carried += 1;
+        }
+        fresh.push(tracked);
+    }
+    report.points = fresh.len() as u8;
+    manifold.points.clear();
+    manifold.points.extend(fresh);
+    let n1 = normal1.into_inner();
+    manifold.local_n1 = vector_from_na(&n1);
+    manifold.local_n2 = vector_from_na(&input.pos12.rotation.inverse_transform_vector(&-n1));
+    report
+}

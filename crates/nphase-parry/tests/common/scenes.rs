@@ -1,0 +1,302 @@
+//! The rapier3d 0.36 scenes of `docs/engines.md`, shared by the engine tests and the
+//! `engines` example: a 16-box stack, a 210-box pyramid (base 20) on a ground cuboid, and ~1000
+//! mixed convex shapes dropped into a container of cuboids.
+//!
+//! f32, 60 Hz (rapier's default `dt`), sleeping off on every body and rapier's contact
+//! recycling off, so every pair goes through the narrowphase at every step. Run with stock
+//! rapier (`Engine::Rapier`) or with nphase's dispatcher (`Engine::Nphase`); everything else is
+//! identical, including the seeded placement of the mixed shapes.
+
+use std::time::{Duration, Instant};
+
+use nphase_parry::{DispatchStats, Dispatcher};
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64;
+use rapier3d::prelude::*;
+
+/// The three scenes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scene {
+    /// 16 unit boxes stacked on a ground cuboid.
+    Stack,
+    /// 210 unit boxes, base 20, side by side on a ground cuboid.
+    Pyramid,
+    /// 1000 mixed convex shapes dropped into a box of five cuboids.
+    Mixed,
+}
+
+impl Scene {
+    pub const ALL: [Scene; 3] = [Scene::Stack, Scene::Pyramid, Scene::Mixed];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Scene::Stack => "16-box stack",
+            Scene::Pyramid => "210-box pyramid",
+            Scene::Mixed => "1000 mixed shapes in a container",
+        }
+    }
+}
+
+/// Whose narrowphase answers the convex pairs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// rapier's own (parry's `DefaultQueryDispatcher`).
+    Rapier,
+    /// [`nphase_parry::Dispatcher`].
+    Nphase,
+}
+
+impl Engine {
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Rapier => "rapier",
+            Engine::Nphase => "rapier + nphase",
+        }
+    }
+}
+
+/// Half-size of the unit boxes.
+const HALF: f32 = 0.5;
+/// Inner half-width of the container (x and z) and its wall height.
+const CONTAINER_HALF: f32 = 6.0;
+const WALL_HEIGHT: f32 = 40.0;
+
+/// A built scene, ready to step.
+pub struct World {
+    pub world: PhysicsWorld,
+    /// The body whose displacement is recorded (the top box; the first body for the mixed
+    /// scene).
+    pub tracked: RigidBodyHandle,
+    pub start: Vector,
+    pub scene: Scene,
+    pub dispatcher: Option<Dispatcher>,
+}
+
+/// What a run measured.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    pub steps: usize,
+    pub step_time: Duration,
+    pub narrow_phase_time: Duration,
+    /// How far the tracked body ended from where it started.
+    pub top_displacement: f32,
+    /// Σ ½mv² + ½ωᵀIω over the dynamic bodies after the last step.
+    pub kinetic_energy: f32,
+    /// The deepest penetration of any contact point at any step (a positive depth).
+    pub deepest_penetration: f32,
+    /// Contact points per manifold with at least one point, averaged over every step.
+    pub points_per_manifold: f64,
+    /// A body position or velocity was NaN or infinite at some step.
+    pub non_finite: bool,
+    /// Bodies outside the container (or fallen through the ground) after the last step.
+    pub escaped: usize,
+    pub dynamic_bodies: usize,
+    pub dispatch: Option<DispatchStats>,
+}
+
+pub fn build(scene: Scene, engine: Engine) -> World {
+    let mut world = PhysicsWorld::new();
+    world.integration_parameters.contact_recycling = false;
+    let dispatcher = match engine {
+        Engine::Rapier => None,
+        Engine::Nphase => {
+            let d = Dispatcher::default();
+            world.narrow_phase = NarrowPhase::with_query_dispatcher(d.clone());
+            Some(d)
+        }
+    };
+    let ground = |world: &mut PhysicsWorld, half: Vector, at: Vector| {
+        world.insert_collider(
+            ColliderBuilder::cuboid(half.x, half.y, half.z).translation(at),
+            None,
+        );
+    };
+    let body = |at: Vector| RigidBodyBuilder::dynamic().translation(at).can_sleep(false);
+    let mut tracked = None;
+    match scene {
+        Scene::Stack => {
+            ground(
+                &mut world,
+                Vector::new(20.0, 0.5, 20.0),
+                Vector::new(0.0, -0.5, 0.0),
+            );
+            for i in 0..16 {
+                let at = Vector::new(0.0, HALF + 2.0 * HALF * i as f32, 0.0);
+                let (h, _) = world.insert(body(at), ColliderBuilder::cuboid(HALF, HALF, HALF));
+                tracked = Some(h);
+            }
+        }
+        Scene::Pyramid => {
+            ground(
+                &mut world,
+                Vector::new(40.0, 0.5, 40.0),
+                Vector::new(0.0, -0.5, 0.0),
+            );
+            let base = 20;
+            for row in 0..base {
+                let count = base - row;
+                for i in 0..count {
+                    let x = (i as f32 - (count - 1) as f32 / 2.0) * 2.0 * HALF;
+                    let at = Vector::new(x, HALF + 2.0 * HALF * row as f32, 0.0);
+                    let (h, _) = world.insert(body(at), ColliderBuilder::cuboid(HALF, HALF, HALF));
+                    tracked = Some(h);
+                }
+            }
+        }
+        Scene::Mixed => {
+            let c = CONTAINER_HALF;
+            let t = 0.5;
+            ground(
+                &mut world,
+                Vector::new(c + 2.0 * t, t, c + 2.0 * t),
+                Vector::new(0.0, -t, 0.0),
+            );
+            for (half, at) in [
+                (
+                    Vector::new(t, WALL_HEIGHT / 2.0, c + 2.0 * t),
+                    Vector::new(c + t, WALL_HEIGHT / 2.0, 0.0),
+                ),
+                (
+                    Vector::new(t, WALL_HEIGHT / 2.0, c + 2.0 * t),
+                    Vector::new(-c - t, WALL_HEIGHT / 2.0, 0.0),
+                ),
+                (
+                    Vector::new(c + 2.0 * t, WALL_HEIGHT / 2.0, t),
+                    Vector::new(0.0, WALL_HEIGHT / 2.0, c + t),
+                ),
+                (
+                    Vector::new(c + 2.0 * t, WALL_HEIGHT / 2.0, t),
+                    Vector::new(0.0, WALL_HEIGHT / 2.0, -c - t),
+                ),
+            ] {
+                ground(&mut world, half, at);
+            }
+            let mut rng = Pcg64::seed_from_u64(2026);
+            // A 10 × 10 × 10 lattice, 1.1 apart, its lowest layer 1 above the floor.
+            for k in 0..1000 {
+                let (i, j, l) = (k % 10, (k / 10) % 10, k / 100);
+                let at = Vector::new(
+                    (i as f32 - 4.5) * 1.1,
+                    1.0 + l as f32 * 1.1,
+                    (j as f32 - 4.5) * 1.1,
+                );
+                let rotation = Vector::new(
+                    rng.random_range(-3.0..3.0),
+                    rng.random_range(-3.0..3.0),
+                    rng.random_range(-3.0..3.0),
+                );
+                let rb = body(at).rotation(rotation);
+                let (h, _) = world.insert(rb, mixed_shape(k, &mut rng));
+                if k == 0 {
+                    tracked = Some(h);
+                }
+            }
+        }
+    }
+    let tracked = tracked.unwrap_or_else(RigidBodyHandle::invalid);
+    let start = world
+        .bodies
+        .get(tracked)
+        .map_or(Vector::ZERO, |b| b.translation());
+    World {
+        world,
+        tracked,
+        start,
+        scene,
+        dispatcher,
+    }
+}
+
+/// The `k`-th shape of the mixed scene: each of seven convex types in turn, sizes 0.2–0.5.
+fn mixed_shape(k: usize, rng: &mut Pcg64) -> ColliderBuilder {
+    let mut s = || rng.random_range(0.2f32..0.5);
+    match k % 7 {
+        0 => ColliderBuilder::ball(s()),
+        1 => ColliderBuilder::cuboid(s(), s(), s()),
+        2 => ColliderBuilder::capsule_y(s() * 0.8, s() * 0.6),
+        3 => ColliderBuilder::cylinder(s() * 0.8, s()),
+        4 => ColliderBuilder::cone(s() * 0.8, s()),
+        5 => ColliderBuilder::round_cuboid(s() * 0.8, s() * 0.8, s() * 0.8, 0.05),
+        _ => {
+            let r = s();
+            let points: Vec<Vector> = (0..12)
+                .map(|n| {
+                    let a = n as f32 * 2.4;
+                    let y = 1.0 - 2.0 * (n as f32 + 0.5) / 12.0;
+                    let ring = (1.0 - y * y).sqrt();
+                    Vector::new(ring * a.cos(), y, ring * a.sin()) * r
+                })
+                .collect();
+            ColliderBuilder::convex_hull(&points).unwrap_or_else(|| ColliderBuilder::ball(r))
+        }
+    }
+}
+
+impl World {
+    /// Steps `steps` times, measuring (see [`Report`]).
+    pub fn run(&mut self, steps: usize) -> Report {
+        let mut report = Report::default();
+        let (mut manifolds, mut points) = (0u64, 0u64);
+        for _ in 0..steps {
+            let start = Instant::now();
+            self.world.step();
+            report.step_time += start.elapsed();
+            report.narrow_phase_time += self
+                .world
+                .physics_pipeline
+                .counters
+                .cd
+                .narrow_phase_time
+                .time();
+            for pair in self.world.narrow_phase.contact_pairs() {
+                for m in pair.manifolds() {
+                    if !m.points.is_empty() {
+                        manifolds += 1;
+                        points += m.points.len() as u64;
+                    }
+                    for p in &m.points {
+                        report.deepest_penetration = report.deepest_penetration.max(-p.dist);
+                    }
+                }
+            }
+            let finite = self.world.bodies.iter().all(|(_, b)| {
+                b.translation().is_finite() && b.linvel().is_finite() && b.angvel().is_finite()
+            });
+            if !finite {
+                report.non_finite = true;
+                break;
+            }
+        }
+        report.steps = steps;
+        report.points_per_manifold = points as f64 / manifolds.max(1) as f64;
+        let dynamic: Vec<&RigidBody> = self
+            .world
+            .bodies
+            .iter()
+            .map(|(_, b)| b)
+            .filter(|b| b.is_dynamic())
+            .collect();
+        report.dynamic_bodies = dynamic.len();
+        report.kinetic_energy = dynamic.iter().map(|b| b.kinetic_energy()).sum();
+        report.escaped = dynamic
+            .iter()
+            .filter(|b| self.escaped(b.translation()))
+            .count();
+        report.top_displacement = self
+            .world
+            .bodies
+            .get(self.tracked)
+            .map_or(f32::NAN, |b| (b.translation() - self.start).length());
+        report.dispatch = self.dispatcher.as_ref().map(Dispatcher::stats);
+        report
+    }
+
+    /// Below the ground, or (mixed scene) outside the container's walls.
+    fn escaped(&self, p: Vector) -> bool {
+        let below = p.y < -0.5;
+        match self.scene {
+            Scene::Mixed => below || p.x.abs() > CONTAINER_HALF || p.z.abs() > CONTAINER_HALF,
+            _ => below,
+        }
+    }
+}

@@ -1,0 +1,379 @@
+//! The dispatcher against parry's own: which pairs nphase answers, that its answers agree with
+//! parry's on random convex pairs, that everything else is parry's answer unchanged, that bad
+//! input is refused without a panic, and that the engine's per-point data follows the features
+//! from frame to frame.
+
+mod common;
+
+use common::shapes::{random_shapes, vector};
+use nphase_parry::Dispatcher;
+use parry3d_031::math::{Pose, Vector};
+use parry3d_031::query::{
+    ClosestPoints, ContactManifold, ContactManifoldsWorkspace, DefaultQueryDispatcher,
+    PersistentQueryDispatcher, QueryDispatcher, TypedWorkspaceData,
+};
+use parry3d_031::shape::{self as ps, SharedShape};
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64;
+
+type Manifolds = Vec<ContactManifold<(), u64>>;
+
+/// One frame of a pair through `dispatcher`.
+fn manifolds(
+    dispatcher: &dyn PersistentQueryDispatcher<(), u64>,
+    pos12: &Pose,
+    g1: &dyn ps::Shape,
+    g2: &dyn ps::Shape,
+    prediction: f32,
+    state: &mut (Manifolds, Option<ContactManifoldsWorkspace>),
+) {
+    dispatcher
+        .contact_manifolds(pos12, g1, g2, prediction, &mut state.0, &mut state.1)
+        .expect("both dispatchers take every pair of these shapes");
+}
+
+fn random_pose(rng: &mut Pcg64, reach: f32) -> Pose {
+    Pose::new(vector(rng, reach), vector(rng, 3.0))
+}
+
+/// The support gap of the pair along unit `n` (A's frame, from A toward B): how far B's lowest
+/// point along `n` lies beyond A's highest. Every direction's gap is a lower bound on the signed
+/// distance, and the signed distance of two convex shapes is the largest of them — so a normal
+/// whose gap is the reported distance is a true minimiser, and no other direction's gap may
+/// exceed it. Computed with parry's support maps, independently of nphase.
+fn support_gap(pos12: &Pose, g1: &dyn ps::Shape, g2: &dyn ps::Shape, n: Vector) -> f32 {
+    let (s1, s2) = (
+        g1.as_support_map().expect("convex"),
+        g2.as_support_map().expect("convex"),
+    );
+    let top1 = s1.local_support_point(n).dot(n);
+    let bottom2 = (pos12 * s2.local_support_point(pos12.rotation.inverse() * -n)).dot(n);
+    bottom2 - top1
+}
+
+fn extent(shape: &dyn ps::Shape) -> f32 {
+    let aabb = shape.compute_local_aabb();
+    aabb.mins.abs().max(aabb.maxs.abs()).max_element()
+}
+
+/// Random pairs of every convex type (each against a random shape of every type), placed
+/// within reach of each other: the deepest manifold point's distance is the support gap along
+/// the manifold's normal (a true minimiser), and no smaller than the gap along parry's normal
+/// (parry found no better direction); the two agree on which pairs are within the prediction;
+/// every point is consistent (`(pos12·p2 − p1)·n1 = dist`); all of it went through nphase.
+///
+/// Tolerance: `2e-4 × scale` (`scale` = the sum of the shapes' extents), DESIGN's f32 accuracy
+/// (`1e-4 × scale`) with a factor 2 for the gap's own f32 rounding. parry's distance itself
+/// is not the oracle: its EPA on curved shapes stops ~1e-3 short. The sample is checked to hold
+/// both overlapping and separated pairs (30–70 % with a contact).
+#[test]
+fn convex_pairs_agree_with_parry() {
+    let mut rng = Pcg64::seed_from_u64(41);
+    let dispatcher = Dispatcher::default();
+    let prediction = 0.05;
+    let (mut pairs, mut touching, mut worst) = (0u64, 0u64, 0.0f32);
+    for _ in 0..20 {
+        let shapes = random_shapes(&mut rng);
+        let others = random_shapes(&mut rng);
+        for (name1, g1) in &shapes {
+            for (name2, g2) in &others {
+                let reach = extent(g1.as_ref()) + extent(g2.as_ref());
+                let pos12 = random_pose(&mut rng, reach * 0.7);
+                let mut state = (Manifolds::new(), None);
+                manifolds(
+                    &dispatcher,
+                    &pos12,
+                    g1.as_ref(),
+                    g2.as_ref(),
+                    prediction,
+                    &mut state,
+                );
+                pairs += 1;
+                let expected = DefaultQueryDispatcher
+                    .contact(&pos12, g1.as_ref(), g2.as_ref(), prediction)
+                    .expect("parry takes convex pairs");
+                let manifold = &state.0[0];
+                let deepest = manifold.find_deepest_contact();
+                let scale = reach;
+                let tol = 2e-4 * scale;
+                // parry's contact distance is only ~1e-3 accurate on curved shapes.
+                let loose = 2e-3 * scale;
+                match (deepest, expected) {
+                    (Some(p), Some(c)) => {
+                        touching += 1;
+                        let own = support_gap(&pos12, g1.as_ref(), g2.as_ref(), manifold.local_n1);
+                        let parrys = support_gap(&pos12, g1.as_ref(), g2.as_ref(), c.normal1);
+                        worst = worst.max((p.dist - own).abs() / scale);
+                        assert!(
+                            (p.dist - own).abs() <= tol,
+                            "{name1}–{name2}: distance {} but gap {own} at {pos12:?}",
+                            p.dist
+                        );
+                        assert!(
+                            own >= parrys - tol,
+                            "{name1}–{name2}: parry's normal has gap {parrys} > {own} at {pos12:?}"
+                        );
+                    }
+                    (None, None) => {}
+                    // One side just inside the prediction, the other just outside.
+                    (Some(p), None) => assert!(p.dist >= prediction - loose, "{name1}–{name2}"),
+                    (None, Some(c)) => assert!(c.dist >= prediction - loose, "{name1}–{name2}"),
+                }
+                let n1 = manifold.local_n1;
+                assert!((n1.length() - 1.0).abs() < 1e-5 || manifold.points.is_empty());
+                for p in &manifold.points {
+                    let gap = (pos12 * p.local_p2 - p.local_p1).dot(n1);
+                    assert!(
+                        (gap - p.dist).abs() <= 1e-4 * scale,
+                        "{name1}–{name2}: {gap} vs {}",
+                        p.dist
+                    );
+                    assert!(p.dist <= prediction + 1e-4 * scale);
+                }
+            }
+        }
+    }
+    let stats = dispatcher.stats();
+    assert_eq!(stats.nphase_pairs, pairs);
+    assert_eq!((stats.parry_pairs, stats.refused_pairs), (0, 0));
+    let share = touching as f64 / pairs as f64;
+    assert!(
+        (0.3..0.7).contains(&share),
+        "{touching} of {pairs} pairs touch"
+    );
+    eprintln!("{pairs} pairs, {touching} touching, worst minimiser error {worst:e} × scale");
+}
+
+/// Half-spaces, meshes and compounds are parry's: the very same manifolds as parry's own
+/// dispatcher, counted as parry pairs.
+#[test]
+fn other_pairs_are_parrys() {
+    let ball = ps::Ball::new(0.5);
+    let cube = ps::Cuboid::new(Vector::splat(0.5));
+    let ground = ps::HalfSpace::new(Vector::Y);
+    let mesh = ps::TriMesh::new(
+        vec![
+            Vector::new(-5.0, 0.0, -5.0),
+            Vector::new(5.0, 0.0, -5.0),
+            Vector::new(0.0, 0.0, 5.0),
+        ],
+        vec![[0, 2, 1]],
+    )
+    .expect("one triangle");
+    let compound = ps::Compound::new(vec![
+        (Pose::translation(-1.0, 0.0, 0.0), SharedShape::ball(0.5)),
+        (
+            Pose::translation(1.0, 0.0, 0.0),
+            SharedShape::cuboid(0.5, 0.5, 0.5),
+        ),
+    ]);
+    let dispatcher = Dispatcher::default();
+    let pos12 = Pose::translation(0.1, 0.45, 0.0);
+    let cases: [(&str, &dyn ps::Shape, &dyn ps::Shape); 4] = [
+        ("half-space–ball", &ground, &ball),
+        ("cube–half-space", &cube, &ground),
+        ("trimesh–cube", &mesh, &cube),
+        ("compound–ball", &compound, &ball),
+    ];
+    for (name, g1, g2) in cases {
+        let mut ours = (Manifolds::new(), None);
+        let mut theirs = (Manifolds::new(), None);
+        for _ in 0..3 {
+            manifolds(&dispatcher, &pos12, g1, g2, 0.01, &mut ours);
+            manifolds(&DefaultQueryDispatcher, &pos12, g1, g2, 0.01, &mut theirs);
+        }
+        let dists = |m: &Manifolds| -> Vec<Vec<f32>> {
+            m.iter()
+                .map(|m| m.points.iter().map(|p| p.dist).collect())
+                .collect()
+        };
+        assert_eq!(dists(&ours.0), dists(&theirs.0), "{name}");
+        assert!(
+            ours.0.iter().any(|m| !m.points.is_empty()),
+            "{name}: touching"
+        );
+    }
+    let stats = dispatcher.stats();
+    assert_eq!((stats.nphase_pairs, stats.parry_pairs), (0, 12));
+}
+
+/// A shape nphase refuses, or a non-finite pose, goes to parry by name (counted as refused),
+/// never a panic; a later valid frame of the same pair is nphase's again.
+#[test]
+fn refused_input_goes_to_parry() {
+    let dispatcher = Dispatcher::default();
+    let cube = ps::Cuboid::new(Vector::splat(0.5));
+    // parry's constructors assert; the fields are public.
+    let nan_ball = ps::Ball { radius: f32::NAN };
+    let mut state = (Manifolds::new(), None);
+    let pos12 = Pose::translation(0.0, 0.9, 0.0);
+    manifolds(&dispatcher, &pos12, &cube, &nan_ball, 0.0, &mut state);
+    assert_eq!(dispatcher.stats().refused_pairs, 1);
+    let mut state = (Manifolds::new(), None);
+    let bad_pose = Pose::translation(f32::NAN, 0.9, 0.0);
+    manifolds(&dispatcher, &bad_pose, &cube, &cube, 0.0, &mut state);
+    manifolds(&dispatcher, &pos12, &cube, &cube, f32::NAN, &mut state);
+    assert_eq!(dispatcher.stats().refused_pairs, 3);
+    manifolds(&dispatcher, &pos12, &cube, &cube, 0.0, &mut state);
+    let stats = dispatcher.stats();
+    assert_eq!((stats.nphase_pairs, stats.parry_pairs), (1, 3));
+    assert_eq!(state.0[0].points.len(), 4, "a cube 0.1 deep on a cube");
+}
+
+/// A box resting on a ground box, sliding a little each frame: the ground's points are on its
+/// top face (`fid1` a face, or an edge or vertex of it), the box's are its bottom corners
+/// (`fid2` vertices), all pairs distinct; the data the engine wrote into each point comes back
+/// on the point with the same features; the pair's state sits in parry's workspace.
+#[test]
+fn point_data_follows_the_features() {
+    let dispatcher = Dispatcher::default();
+    let ground = ps::Cuboid::new(Vector::new(5.0, 0.5, 5.0));
+    let cube = ps::Cuboid::new(Vector::splat(0.5));
+    let mut state = (Manifolds::new(), None);
+    for frame in 0..10u64 {
+        let pos12 = Pose::translation(0.01 * frame as f32, 0.999, 0.0);
+        manifolds(&dispatcher, &pos12, &ground, &cube, 0.01, &mut state);
+        let manifold = &mut state.0[0];
+        assert_eq!(manifold.points.len(), 4);
+        for (k, p) in manifold.points.iter().enumerate() {
+            assert!(p.fid2.is_vertex(), "{:?}", p.fid2);
+            assert!(!p.fid1.is_unknown() && !p.fid1.is_vertex(), "{:?}", p.fid1);
+            assert!((p.dist + 0.001).abs() < 1e-5);
+            for q in &manifold.points[..k] {
+                assert_ne!((p.fid1, p.fid2), (q.fid1, q.fid2));
+            }
+            if frame > 0 {
+                // Written last frame for the point on this corner of the cube.
+                assert_eq!(p.data, 1000 + u64::from(p.fid2.0 & 0xff));
+            }
+        }
+        for p in &mut manifold.points {
+            p.data = 1000 + u64::from(p.fid2.0 & 0xff);
+        }
+    }
+    let stats = dispatcher.stats();
+    assert_eq!((stats.points, stats.carried_points), (40, 36));
+    let workspace = state
+        .1
+        .as_ref()
+        .expect("nphase keeps its pair state in the workspace");
+    assert!(matches!(
+        workspace.0.as_typed_workspace_data(),
+        TypedWorkspaceData::Custom
+    ));
+}
+
+/// One conversion per distinct hull, however many pairs and frames meet it; a shape edited in
+/// place (a ball's radius) is converted again.
+#[test]
+fn hulls_convert_once_and_edits_are_noticed() {
+    let dispatcher = Dispatcher::default();
+    let points: Vec<Vector> = (0..20)
+        .map(|k| {
+            let a = k as f32 * 2.4;
+            let y = 1.0 - 2.0 * (k as f32 + 0.5) / 20.0;
+            let ring = (1.0 - y * y).sqrt();
+            Vector::new(ring * a.cos(), y, ring * a.sin()) * 0.5
+        })
+        .collect();
+    let hull = SharedShape::convex_hull(&points).expect("a hull");
+    let other = hull.clone();
+    let mut ball = ps::Ball::new(0.5);
+    let (mut a, mut b, mut c) = (
+        (Manifolds::new(), None),
+        (Manifolds::new(), None),
+        (Manifolds::new(), None),
+    );
+    for _ in 0..5 {
+        let pos12 = Pose::translation(0.0, 0.9, 0.0);
+        manifolds(&dispatcher, &pos12, &*hull, &*other, 0.0, &mut a);
+        manifolds(&dispatcher, &pos12, &*other, &*hull, 0.0, &mut b);
+        manifolds(&dispatcher, &pos12, &*hull, &ball, 0.0, &mut c);
+    }
+    assert_eq!(dispatcher.stats().cached_hulls, 1);
+    let before = c.0[0]
+        .find_deepest_contact()
+        .map(|p| p.dist)
+        .expect("touching");
+    ball.radius = 0.6;
+    manifolds(
+        &dispatcher,
+        &Pose::translation(0.0, 0.9, 0.0),
+        &*hull,
+        &ball,
+        0.0,
+        &mut c,
+    );
+    let after = c.0[0]
+        .find_deepest_contact()
+        .map(|p| p.dist)
+        .expect("touching");
+    assert!((before - after - 0.1).abs() < 1e-5, "{before} → {after}");
+}
+
+/// The one-shot queries on random convex pairs: parry's meanings (frames, signs, distance 0
+/// when overlapping), nphase's answers; distances within `2e-3 × scale` of parry's (parry's
+/// accuracy on curved shapes, see `convex_pairs_agree_with_parry`).
+#[test]
+fn one_shot_queries_agree_with_parry() {
+    let mut rng = Pcg64::seed_from_u64(43);
+    let dispatcher = Dispatcher::default();
+    let mut asked = 0;
+    for _ in 0..10 {
+        let shapes = random_shapes(&mut rng);
+        for (name1, g1) in &shapes {
+            let (name2, g2) = &shapes[rng.random_range(0..shapes.len())];
+            let reach = extent(g1.as_ref()) + extent(g2.as_ref());
+            let pos12 = random_pose(&mut rng, reach * 0.8);
+            let tol = 2e-3 * reach;
+            let (g1, g2) = (g1.as_ref(), g2.as_ref());
+            let ours = dispatcher
+                .distance(&pos12, g1, g2)
+                .expect("convex")
+                .distance;
+            let theirs = DefaultQueryDispatcher
+                .distance(&pos12, g1, g2)
+                .expect("convex")
+                .distance;
+            assert!(
+                (ours - theirs).abs() <= tol,
+                "{name1}–{name2}: {ours} vs {theirs}"
+            );
+            let hit = dispatcher
+                .intersection_test(&pos12, g1, g2)
+                .expect("convex")
+                .intersecting;
+            if theirs.abs() > tol {
+                assert_eq!(hit, theirs == 0.0, "{name1}–{name2}");
+            }
+            let c = dispatcher.contact(&pos12, g1, g2, 0.1).expect("convex");
+            let e = DefaultQueryDispatcher
+                .contact(&pos12, g1, g2, 0.1)
+                .expect("convex");
+            if let (Some(c), Some(e)) = (c, e) {
+                assert!((c.dist - e.dist).abs() <= tol, "{name1}–{name2}");
+                // normal2 is in B's frame: it is −normal1 seen from B.
+                let n2 = pos12.rotation * c.normal2;
+                assert!((n2 + c.normal1).length() < 1e-5);
+                assert!((((pos12 * c.point2) - c.point1).dot(c.normal1) - c.dist).abs() <= tol);
+            }
+            match dispatcher
+                .closest_points(&pos12, g1, g2, 0.1)
+                .expect("convex")
+            {
+                ClosestPoints::WithinMargin(p1, p2) => {
+                    let gap = (pos12 * p2 - p1).length();
+                    assert!(
+                        (gap - theirs).abs() <= tol,
+                        "{name1}–{name2}: {gap} vs {theirs}"
+                    );
+                }
+                ClosestPoints::Intersecting => assert!(theirs <= tol),
+                ClosestPoints::Disjoint => assert!(theirs >= 0.1 - tol),
+            }
+            asked += 4;
+        }
+    }
+    let stats = dispatcher.stats();
+    assert_eq!((stats.nphase_queries, stats.parry_queries), (asked, 0));
+}
