@@ -14,7 +14,8 @@
 //! 4. `local_n1` is nphase's normal (A's frame), `local_n2 = −normal` in B's frame. A pair
 //!    beyond the prediction distance leaves no points and keeps last frame's normals.
 //!
-//! Scratch space (EPA's polytope, clipping buffers, nphase's manifold) is
+//! The pair's nphase manifold is kept with its state (the per-pair unit's contract: last
+//! frame's manifold in, this frame's out). Scratch space (EPA's polytope, clipping buffers) is
 //! per thread and reused, so a pair allocates nothing once the buffers have grown.
 
 use std::cell::RefCell;
@@ -40,51 +41,48 @@ pub(crate) struct PairReport {
     pub(crate) carried: u8,
 }
 
-/// Per-thread scratch of pair queries.
-#[derive(Debug, Default)]
-struct Scratch {
-    pair: PairWorkspace<f32>,
-    /// nphase's manifold of the pair at hand (emptied before each pair: see the module doc).
-    manifold: NphaseManifold<f32>,
+thread_local! {
+    static SCRATCH: RefCell<PairWorkspace<f32>> = RefCell::new(PairWorkspace::new());
 }
 
-thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+/// The pair's nphase state and manifold (last frame's on entry).
+pub(crate) struct NphaseSide<'a> {
+    pub(crate) state: &'a mut PairState<f32>,
+    pub(crate) manifold: &'a mut NphaseManifold<f32>,
 }
 
 /// Runs the pair (see the module doc) and writes its manifold into `manifold`.
 pub(crate) fn collide_into<M, C: Copy + Default>(
     input: &PairInput<'_, f32>,
-    state: &mut PairState<f32>,
+    pair: NphaseSide<'_>,
     manifold: &mut ContactManifold<M, C>,
 ) -> PairReport {
     SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-        Ok(mut scratch) => collide_with(input, state, manifold, &mut scratch),
+        Ok(mut scratch) => collide_with(input, pair, manifold, &mut scratch),
         // Only a re-entrant call (a dispatcher calling itself from inside a query) finds the
         // scratch taken; it gets its own.
-        Err(_) => collide_with(input, state, manifold, &mut Scratch::default()),
+        Err(_) => collide_with(input, pair, manifold, &mut PairWorkspace::new()),
     })
 }
 
 fn collide_with<M, C: Copy + Default>(
     input: &PairInput<'_, f32>,
-    state: &mut PairState<f32>,
+    pair: NphaseSide<'_>,
     manifold: &mut ContactManifold<M, C>,
-    scratch: &mut Scratch,
+    scratch: &mut PairWorkspace<f32>,
 ) -> PairReport {
-    scratch.manifold.points.clear();
-    let outcome = update_manifold(input, state, &mut scratch.manifold, &mut scratch.pair);
+    let outcome = update_manifold(input, pair.state, pair.manifold, scratch);
     let mut report = PairReport {
         inexact: outcome.quality != ContactQuality::Converged,
         points: 0,
         carried: 0,
     };
-    let points = &scratch.manifold.points;
+    let points = &pair.manifold.points;
     if points.is_empty() {
         manifold.points.clear();
         return report;
     }
-    let normal1 = scratch.manifold.local_normal1;
+    let normal1 = pair.manifold.local_normal1;
     let mut fresh: ArrayVec<TrackedContact<C>, MAX_MANIFOLD_POINTS> = ArrayVec::new();
     for p in points {
         let (fid1, fid2) = parry_feature_ids(p.id);
