@@ -12,9 +12,20 @@
 //!   ([`crate::initial_polytope`]). If `D` itself is flat (a point, segment or planar set), the
 //!   shapes touch: depth 0 (plus radii) with a normal perpendicular to `D` — never an arbitrary
 //!   axis.
-//! * **Convergence** is relative: gap ≤ ε·(|depth| + size) with ε =
+//! * **Convergence** is relative: gap ≤ ε·(|depth| + small) + ε_round·size with ε =
 //!   [`Tolerances::epa_relative_gap`] (or `epa_curved_gap` for curved shapes, see
-//!   [`EpaOptions::curved`]) and `size` the largest support norm seen.
+//!   [`EpaOptions::curved`]), `small` the small scale ([`GjkInput::small_scale`], at most the
+//!   size), `ε_round` = [`Tolerances::rounding`] and `size` the largest support norm seen: a
+//!   small shape on a large one is resolved to the small shape's precision.
+//! * **Local refinement**: after half the budget without a certificate EPA refines the face
+//!   along the best normal (a valley of minima, or a small shape on a large curved one whose
+//!   faces are all about as close). Its answer carries the honest global gap; it is
+//!   [`EpaStatus::Converged`] when that gap is within docs/accuracy.md's promise
+//!   ([`Tolerances::promise`]), else [`EpaStatus::IterationLimit`].
+//! * **Witnesses** come from the face containing the origin's projection (a coplanar neighbour,
+//!   certified by a support query, when the closest face does not), or from the closest point on
+//!   a slightly reflex edge once a support query certifies its direction; when it does not (a
+//!   sliver face over a large cylinder), from the projection's own affine weights.
 //! * **Visibility**: a face is replaced when the new point lies more than ε·size above its
 //!   plane, so rounding cannot carve a non-convex dent.
 //! * Every failure (iteration cap, a horizon that is not a simple loop, an empty heap) returns
@@ -24,6 +35,8 @@
 //! face distances are signed, so the result is then a depth of about −|v| (a tiny separation).
 //!
 //! [`Tolerances::epa_relative_gap`]: nphase_math::Tolerances::epa_relative_gap
+//! [`Tolerances::rounding`]: nphase_math::Tolerances::rounding
+//! [`Tolerances::promise`]: nphase_math::Tolerances::promise
 
 use nphase_gjk::{GjkInput, MinkowskiDifference, Simplex, SimplexVertex};
 use nphase_math::{Point, Real, UnitVector, Vector};
@@ -85,10 +98,10 @@ where
     let mut lower = T::neg_infinity();
     let (mut hint_a, mut hint_b) = (VertexId::NONE, VertexId::NONE);
     // After half the budget without a certificate, EPA is refining a valley of minima (e.g.
-    // identical coaxial cones): every face along it has about the same distance, and the
-    // global gap closes only as 1/iterations². The second half then refines locally, always the
-    // face that the ray along the best normal so far hits, which closes that face's own gap
-    // quickly; the answer is reported as an iteration limit with the honest global gap.
+    // identical coaxial cones, or a small shape on a large cylinder): every face along it has
+    // about the same distance, and the global gap closes only as 1/iterations². The second half
+    // then refines locally, always the face that the ray along the best normal so far hits,
+    // which closes that face's own gap quickly; the answer carries the honest global gap.
     let global_phase = options.max_iterations / 2;
     let failure = loop {
         if stats.iterations >= options.max_iterations {
@@ -117,21 +130,32 @@ where
             vertices: face.v.map(|i| polytope.vertices[i as usize]),
             normal: face.normal,
             upper,
+            at_projection: false,
         };
         if best.as_ref().is_none_or(|b| upper < b.upper) {
             best = Some(candidate);
         }
-        let tolerance = rel * (Float::abs(face.distance) + size);
+        let small = Float::min(pair.small_scale(), size);
+        let tolerance = T::TOLERANCES.length(rel, Float::abs(face.distance) + small, size);
+        let walk = Float::max(
+            tolerance,
+            T::TOLERANCES.length(T::TOLERANCES.accuracy, small, size),
+        );
         let on_face = candidate.vertices.iter().any(|v| v.same_vertex_pair(&w));
         if local && (upper - face.distance <= tolerance || on_face) {
             stats.exit = EpaExit::LocalRefinement;
-            let walk = Float::max(tolerance, T::TOLERANCES.accuracy * size);
             let (witness, _) = witness_face(&md, polytope, face_index, candidate, walk, &mut stats);
             let gap = Float::max(witness.upper - Float::min(lower, face.distance), T::zero());
-            return EpaOutput {
-                status: EpaStatus::IterationLimit(witness.penetration(radii, gap)),
-                stats,
+            let penetration = witness.penetration(radii, gap);
+            // The honest global gap may still meet docs/accuracy.md's promise (a small shape
+            // against a large curved one: its faces are all about as close, so the closest
+            // face's own gap closes slowly, but the bracket is narrow): then it is converged.
+            let status = if gap <= T::TOLERANCES.promise(small, size) {
+                EpaStatus::Converged(penetration)
+            } else {
+                EpaStatus::IterationLimit(penetration)
             };
+            return EpaOutput { status, stats };
         }
         if upper - face.distance <= tolerance || on_face {
             stats.exit = if on_face {
@@ -139,7 +163,6 @@ where
             } else {
                 EpaExit::Converged
             };
-            let walk = Float::max(tolerance, T::TOLERANCES.accuracy * size);
             let (witness, gap) =
                 witness_face(&md, polytope, face_index, candidate, walk, &mut stats);
             return EpaOutput {
@@ -175,6 +198,7 @@ where
                 vertices: [p0, p1, p2],
                 normal,
                 upper: p0.w.dot(&normal),
+                at_projection: false,
             }
             .penetration(radii, T::infinity())
         }
@@ -331,7 +355,7 @@ where
             stats.support_calls += 1;
             let upper = w.w.dot(&neighbour.normal);
             // Only a neighbour whose own gap is within docs/accuracy.md's accuracy (ten times the
-            // walk's: 1e-9 × size in f64, 1e-4 × size in f32) stands in: on a polytope spanning
+            // walk's) stands in: on a polytope spanning
             // many orders of magnitude the walk can reach a face whose normal is far from the
             // minimiser, with a huge gap along it.
             if upper - neighbour.distance <= T::lit(10.0) * walk {
@@ -339,6 +363,7 @@ where
                     vertices: neighbour.v.map(|i| polytope.vertices[i as usize]),
                     normal: neighbour.normal,
                     upper,
+                    at_projection: false,
                 };
                 gap = Float::max(upper - neighbour.distance, T::zero());
                 edge_mode = false;
@@ -351,11 +376,27 @@ where
         // No converged face contains the projection: it sits on a slightly reflex edge between
         // two nearly coplanar faces, and the closest point of the polytope is on that edge.
         // Its direction is the normal (between the two faces' normals), so the witness pair
-        // and the depth agree.
+        // and the depth agree — once one more support query certifies it, as for a neighbour:
+        // where the faces are slivers far longer than they are wide (a small shape on a large
+        // cylinder), the closest point of the face can lie far off the projection, and its
+        // direction far from any minimiser. Otherwise the face's certified normal stays, with
+        // the witnesses of the projection itself (affine weights, slightly outside the sliver:
+        // its support points are close together across it, so they stay on the surfaces to
+        // second order).
         let ws = witness.vertices.map(|v| v.w);
         let edge_point = nphase_math::closest_point_to_origin(&ws).point;
         if let Some(n) = nphase_math::normalize_robust(&edge_point) {
-            witness.normal = n.into_inner();
+            let n = n.into_inner();
+            let w = md.support(&n, VertexId::NONE, VertexId::NONE);
+            stats.support_calls += 1;
+            let upper = w.w.dot(&n);
+            if upper - edge_point.dot(&n) <= T::lit(10.0) * walk {
+                witness.normal = n;
+                witness.upper = upper;
+                gap = Float::max(gap, upper - face.distance);
+            } else {
+                witness.at_projection = true;
+            }
         }
     }
     (witness, gap)
@@ -367,6 +408,9 @@ struct Candidate<T: Real> {
     vertices: [SimplexVertex<T>; 3],
     normal: Vector<T>,
     upper: T,
+    /// Witnesses from the affine weights of the origin's projection on the face's plane,
+    /// rather than from its closest point (see [`Candidate::penetration`]).
+    at_projection: bool,
 }
 
 impl<T: Real> Candidate<T> {
@@ -375,17 +419,29 @@ impl<T: Real> Candidate<T> {
     ///
     /// Callers pass a face whose triangle contains the origin's projection (see
     /// [`Polytope::face_containing_projection`]); otherwise the closest point is clamped to the
-    /// triangle and the witnesses describe that point.
+    /// triangle and the witnesses describe that point — unless `at_projection` asks for the
+    /// projection's own affine weights (some negative), which keep the witness pair at
+    /// `depth · normal`.
     fn penetration(&self, (radius1, radius2): (T, T), gap: T) -> Penetration<T> {
         let ws = self.vertices.map(|v| v.w);
-        let projection = nphase_math::closest_point_to_origin(&ws);
+        let (point, weights) = match self
+            .at_projection
+            .then(|| affine_weights(&ws, &self.normal))
+        {
+            Some(Some(l)) => (ws[0] * l[0] + ws[1] * l[1] + ws[2] * l[2], l),
+            _ => {
+                let closest = nphase_math::closest_point_to_origin(&ws);
+                let l = closest.weights;
+                (closest.point, [l[0], l[1], l[2]])
+            }
+        };
         let mut a = Vector::zeros();
         let mut b = Vector::zeros();
-        for (v, l) in self.vertices.iter().zip(projection.weights) {
+        for (v, l) in self.vertices.iter().zip(weights) {
             a += v.a.coords * l;
             b += v.b.coords * l;
         }
-        let core_depth = projection.point.dot(&self.normal);
+        let core_depth = point.dot(&self.normal);
         let normal = self.normal;
         Penetration {
             depth: core_depth + radius1 + radius2,
@@ -395,6 +451,19 @@ impl<T: Real> Candidate<T> {
             gap,
         }
     }
+}
+
+/// The affine weights of the origin's projection onto the plane of the triangle `ws` with unit
+/// normal `normal` (signed areas of the sub-triangles about the normal over the whole); `None`
+/// for a degenerate triangle.
+fn affine_weights<T: Real>(ws: &[Vector<T>; 3], normal: &Vector<T>) -> Option<[T; 3]> {
+    let p = normal * (normal.dot(&ws[0]) + normal.dot(&ws[1]) + normal.dot(&ws[2])) / T::lit(3.0);
+    let area = |i: usize, j: usize| (ws[i] - p).cross(&(ws[j] - p)).dot(normal);
+    let weights = [area(1, 2), area(2, 0), area(0, 1)];
+    let total = weights[0] + weights[1] + weights[2];
+    let whole = (ws[1] - ws[0]).cross(&(ws[2] - ws[0])).norm();
+    (total > T::TOLERANCES.degenerate * whole && Float::is_finite(total))
+        .then(|| weights.map(|w| w / total))
 }
 
 /// The penetration of shapes whose Minkowski difference is flat (lies in a plane, on a line or

@@ -14,23 +14,27 @@
 //! # Termination (every exit is reported in [`GjkStats::exit`])
 //! * **Duality gap**: each support point `w` found along a direction `u` gives the certified
 //!   lower bound `w·u/|u|` on the core distance; `|v|` is an upper bound. The query stops when
-//!   `|v| − lower ≤ ε_rel·|v| + ε_rel·size` (`ε_rel` = [`Tolerances::gjk_relative_gap`], `size`
-//!   = the largest `|w|` seen, the scale of rounding errors), so a 0.1 m pair and a 1 km pair
-//!   behave the same — and `v`'s direction is settled as well: it agrees with the axis of the
-//!   best bound, or the support along it closes the gap to [`Tolerances::accuracy`] (a bound
-//!   found along an earlier axis certifies the distance, not the normal; see
-//!   `State::direction_settled`).
+//!   `|v| − lower ≤ ε_rel·small + ε_round·size` ([`Tolerances::length`]: `ε_rel` =
+//!   [`Tolerances::gjk_relative_gap`], `small` = the small scale, the smaller shape's size from
+//!   [`GjkInput::shape_sizes`] (at most `|v| + size`), `ε_round` = [`Tolerances::rounding`],
+//!   `size` = the largest `|w|` seen, the scale of rounding errors), so a 0.1 m pair and a 1 km
+//!   pair behave the same and a pebble on a boulder is resolved to the pebble's precision —
+//!   and `v`'s direction is settled as well: it agrees with the axis of the best bound, or the
+//!   support along it closes the gap to [`Tolerances::accuracy`] (a bound found along an
+//!   earlier axis certifies the distance, not the normal; see `State::direction_settled`).
 //! * **Repeated vertex**: the new support's vertex pair is already in the simplex; then `v` is
 //!   optimal (for polytopes exactly).
 //! * **No progress**: `|v|` failed to decrease (rounding); the previous simplex is kept.
-//! * A repeated vertex or no progress with the gap still open is [`GjkStatus::Stalled`]: it
-//!   happens on nearly parallel features a tiny distance apart, where the support along a
-//!   slightly tilted `v` dips to another vertex; the simplex comes with it for EPA.
+//! * A repeated vertex or no progress with the gap still open, or with `v`'s direction not
+//!   settled, is [`GjkStatus::Stalled`]: it happens on nearly parallel features a tiny distance
+//!   apart, where the support along a slightly tilted `v` dips to another vertex; the simplex
+//!   comes with it for EPA.
 //! * **Iteration cap**: [`GjkStatus::IterationLimit`] with the best estimate — never reported as
 //!   "not touching".
 //! * **Overlap**: the simplex encloses the origin, or `|v|` falls below
-//!   [`Tolerances::gjk_touch`] of the size (the cores touch; below that the direction of `v` is
-//!   rounding noise): [`GjkStatus::Intersecting`] with the simplex, for EPA.
+//!   [`Tolerances::gjk_touch`] of the small scale (above the rounding floor: the cores touch;
+//!   below that the direction of `v` is rounding noise): [`GjkStatus::Intersecting`] with the
+//!   simplex, for EPA.
 //! * **Max distance**: a lower bound above `max_dist` ([`GjkStatus::BeyondMaxDist`]).
 //!
 //! # Normals of near-touching faces
@@ -42,6 +46,8 @@
 //! are as accurate as the reported normal.
 //!
 //! [`Tolerances::gjk_relative_gap`]: nphase_math::Tolerances::gjk_relative_gap
+//! [`Tolerances::length`]: nphase_math::Tolerances::length
+//! [`Tolerances::rounding`]: nphase_math::Tolerances::rounding
 //! [`Tolerances::accuracy`]: nphase_math::Tolerances::accuracy
 //! [`Tolerances::gjk_touch`]: nphase_math::Tolerances::gjk_touch
 
@@ -130,6 +136,15 @@ pub struct GjkInput<'a, A: ?Sized, B: ?Sized, T: Real> {
     pub pos12: Isometry<T>,
     /// Stop as soon as the signed distance is proven larger than this (`+∞`: never).
     pub max_dist: T,
+    /// The sizes of shape A and shape B: the half-diagonals of their local bounding boxes,
+    /// radii included. The accuracy is relative to the smaller one, the *small scale*
+    /// ([`GjkInput::small_scale`], docs/accuracy.md): the convergence tolerances are it times the
+    /// relative ones of [`nphase_math::Tolerances`], floored at the rounding of the Minkowski
+    /// difference's coordinates, so a pebble on a boulder is resolved to the pebble's precision.
+    /// Where a witness pair must be realigned with a normal, the larger shape's point moves (its
+    /// surface is the flatter one at the contact). `+∞` (the default of [`GjkInput::new`])
+    /// makes the tolerances relative to the Minkowski difference's size.
+    pub shape_sizes: [T; 2],
     /// Iteration cap and acceleration.
     pub options: GjkOptions,
 }
@@ -153,6 +168,7 @@ impl<'a, A: ?Sized, B: ?Sized, T: Real> GjkInput<'a, A, B, T> {
             radius2: T::zero(),
             pos12,
             max_dist: T::infinity(),
+            shape_sizes: [T::infinity(); 2],
             options: GjkOptions::default(),
         }
     }
@@ -168,6 +184,18 @@ impl<'a, A: ?Sized, B: ?Sized, T: Real> GjkInput<'a, A, B, T> {
     pub fn with_max_dist(mut self, max_dist: T) -> Self {
         self.max_dist = max_dist;
         self
+    }
+
+    /// Sets the shapes' sizes (see [`GjkInput::shape_sizes`]).
+    pub fn with_shape_sizes(mut self, size1: T, size2: T) -> Self {
+        self.shape_sizes = [size1, size2];
+        self
+    }
+
+    /// The smaller of the two [`shape_sizes`](GjkInput::shape_sizes): the length the accuracy
+    /// is relative to.
+    pub fn small_scale(&self) -> T {
+        Float::min(self.shape_sizes[0], self.shape_sizes[1])
     }
 
     /// Sets the options.
@@ -344,6 +372,7 @@ where
         best_lower_axis: Vector::zeros(),
         size2: T::zero(),
         size: T::zero(),
+        shape_sizes: input.shape_sizes,
     };
     if let Some(simplex) = cache.rebuild(&md) {
         stats.warm_started = true;
@@ -428,7 +457,7 @@ where
             // it to the accuracy as well, or the iteration goes on with `w`.
             let converged = state.gap_closed(tol.gjk_relative_gap)
                 && (state.direction_settled()
-                    || state.v_norm - lower <= tol.accuracy * (state.v_norm + state.size));
+                    || state.v_norm - lower <= state.tolerance(tol.accuracy));
             let repeated = state.simplex.contains_pair(&w);
             // With momentum the support direction is not −v, so its point may not improve v, and
             // its gap is no certificate. Montaut et al. fall back to plain GJK when the
@@ -533,13 +562,11 @@ where
         // The gap is judged on the refined distance (a face's plane distance where the
         // simplex lies in a face of D): `|v|` itself can carry a lateral rounding error that
         // GJK cannot remove any more, while the plane distance is exact.
+        // A stall that closed the gap on an earlier axis has certified the distance but not
+        // `v`'s direction (see `State::direction_settled`): it is a stall too.
         GjkExit::NoProgress | GjkExit::RepeatedVertex
-            if closest.distance - closest.lower_bound
-                > tol.gjk_relative_gap
-                    * (closest.distance
-                        + input.radius1
-                        + input.radius2
-                        + Float::sqrt(state.size2)) =>
+            if closest.distance - closest.lower_bound > state.tolerance(tol.gjk_relative_gap)
+                || !state.direction_settled() =>
         {
             GjkStatus::Stalled {
                 estimate: closest,
@@ -552,7 +579,8 @@ where
 }
 
 /// The loop's state: the simplex, its closest point `v` with barycentric weights, the best
-/// lower bound and the largest squared support norm seen (the size rounding scales with).
+/// lower bound, the largest squared support norm seen (the size rounding scales with) and the
+/// small scale the tolerances are relative to.
 /// `|v|` and the size are kept next to `v` and its square: the loop needs them several times
 /// per iteration, and square roots are slow.
 struct State<T: Real> {
@@ -567,6 +595,8 @@ struct State<T: Real> {
     size2: T,
     /// `√size2`, updated with it ([`State::grow`]).
     size: T,
+    /// [`GjkInput::shape_sizes`].
+    shape_sizes: [T; 2],
 }
 
 impl<T: Real> State<T> {
@@ -583,8 +613,29 @@ impl<T: Real> State<T> {
         self.size = Float::max(self.size, Float::sqrt(norm2));
     }
 
+    /// `rel` times the small scale, above the rounding floor of the size: see
+    /// [`nphase_math::Tolerances::length`]. The small scale is at most `|v|` plus the size seen,
+    /// which is what it is when the shapes' sizes are unknown.
+    fn tolerance(&self, rel: T) -> T {
+        let small = Float::min(self.shape_sizes[0], self.shape_sizes[1]);
+        T::TOLERANCES.length(rel, Float::min(small, self.v_norm + self.size), self.size)
+    }
+
+    /// The share of a tangential witness mismatch that A's point takes: A's part of the two
+    /// sizes (a half when they are unknown).
+    fn share1(&self) -> T {
+        let [size1, size2] = self.shape_sizes;
+        let total = size1 + size2;
+        if total > T::zero() && Float::is_finite(total) {
+            size1 / total
+        } else {
+            T::lit(0.5)
+        }
+    }
+
     /// Whether the axis of the best lower bound agrees with `v`'s direction to the accuracy
-    /// (`|v|·sin∠ ≤ accuracy·(|v| + size)`, the witness pair's error if one replaced the other).
+    /// (`|v|·sin∠ ≤` [`State::tolerance`]`(accuracy)`, the witness pair's error if one replaced
+    /// the other).
     ///
     /// When the duality gap closes on that axis the distance is certified, but `v`'s direction
     /// may still be off: on a flat face of D (a cylinder's cap against a segment) the simplex can
@@ -600,13 +651,12 @@ impl<T: Real> State<T> {
             Vector::y()
         };
         axis.norm_squared() > T::zero()
-            && self.v_norm * axis.cross(&v_dir).norm()
-                <= T::TOLERANCES.accuracy * (self.v_norm + self.size)
+            && self.v_norm * axis.cross(&v_dir).norm() <= self.tolerance(T::TOLERANCES.accuracy)
     }
 
-    /// Whether `|v| − lower ≤ rel·|v| + rel·size`.
+    /// Whether `|v| − lower ≤` [`State::tolerance`]`(rel)`.
     fn gap_closed(&self, rel: T) -> bool {
-        self.v_norm - self.best_lower <= rel * (self.v_norm + self.size)
+        self.v_norm - self.best_lower <= self.tolerance(rel)
     }
 
     /// The closest points of the shapes from the final simplex (see the module doc on normals).
@@ -657,7 +707,8 @@ impl<T: Real> State<T> {
         // tiny next to the size (shapes touching), that rounding is a large angle, and along a
         // wide flat face a tilt of `sin∠` changes the support gap by up to `size·sin∠`: the
         // check is skipped only when that change is within the accuracy too.
-        let harmless = sin_angle * size <= T::TOLERANCES.accuracy * (v_norm + size);
+        let accuracy = self.tolerance(T::TOLERANCES.accuracy);
+        let harmless = sin_angle * size <= accuracy;
         if !(u.norm_squared() > T::zero())
             || !(v_norm > T::zero())
             || (sin_angle <= noise && harmless)
@@ -679,27 +730,34 @@ impl<T: Real> State<T> {
             closest.point1 += (new - old) * radius1;
             closest.point2 -= (new - old) * radius2;
             closest.normal = UnitVector::new_unchecked(new);
-            // Align the witness pair with the new normal: each point moves by half of the
-            // tangential mismatch (|v|·sin∠, tiny next to the surfaces' curvature), which keeps
-            // them on their surfaces to second order and makes `point2 − point1 = distance·n`.
+            // Align the witness pair with the new normal: the points share the tangential
+            // mismatch (|v|·sin∠, tiny next to the surfaces' curvature) in proportion to the
+            // shapes' sizes — the larger shape's surface is the flatter one at the contact, and a
+            // small shape's vertex moved sideways would leave it — which keeps them on their
+            // surfaces to second order and makes `point2 − point1 = distance·n`.
             let mismatch = (closest.point2 - closest.point1) - new * closest.distance;
-            let half = mismatch * T::lit(0.5);
-            closest.point1 += half;
-            closest.point2 -= half;
-        } else if gap_chosen > T::TOLERANCES.accuracy * (v_norm + size)
-            && radius1 + radius2 >= v_norm / T::lit(2.0)
-        {
+            let share1 = self.share1();
+            closest.point1 += mismatch * share1;
+            closest.point2 -= mismatch * (T::one() - share1);
+        } else if gap_chosen > accuracy && radius1 + radius2 >= v_norm / T::lit(2.0) {
             // Both errors are beyond the accuracy: the chosen direction does not certify the
             // distance, and the simplex's witness pair is too far off `u` to be kept with it.
             // This happens when the radii make the cores far apart while the shapes touch (a
             // big ball on a wide flat face, f32; only then is this done): the duality gap,
             // relative to the core distance, tolerates a tilt of
             // ~√(2·ε_rel) in v, which along the face is a support gap of `face size · tilt`.
-            // The certified axis wins, and B's witness is put at A's along it, on B's support
-            // plane (within the certified gap): the pair is consistent with `distance · n`.
+            // The certified axis wins, and the larger shape's witness is put at the smaller's
+            // along it, on its support plane (within the certified gap): the pair is consistent
+            // with `distance · n`.
             let new = -u;
-            closest.point1 += (new - closest.normal.into_inner()) * radius1;
-            closest.point2 = closest.point1 + new * closest.distance;
+            let turn = new - closest.normal.into_inner();
+            if self.shape_sizes[0] <= self.shape_sizes[1] {
+                closest.point1 += turn * radius1;
+                closest.point2 = closest.point1 + new * closest.distance;
+            } else {
+                closest.point2 -= turn * radius2;
+                closest.point1 = closest.point2 - new * closest.distance;
+            }
             closest.normal = UnitVector::new_unchecked(new);
         }
     }
@@ -770,8 +828,12 @@ impl<T: Real> State<T> {
     }
 }
 
+/// The square of the touch distance: `touch` times the small scale (at most the size seen),
+/// above the rounding floor of the size.
 fn touch2<T: Real>(state: &State<T>, touch: T) -> T {
-    touch * touch * state.size2
+    let small = Float::min(state.shape_sizes[0], state.shape_sizes[1]);
+    let t = T::TOLERANCES.length(touch, Float::min(small, state.size), state.size);
+    t * t
 }
 
 fn finish_overlap<T: Real>(

@@ -29,42 +29,80 @@ pub trait Real:
 
 /// Tolerances that depend on the floating-point precision.
 ///
-/// All of them are *relative*: each algorithm multiplies them by a length (or length squared)
-/// taken from the problem at hand, so that a 0.1 m pair and a 1 km pair behave the same.
+/// All of them are *relative*: each algorithm multiplies them by a length taken from the problem
+/// at hand, so that a 0.1 m pair and a 1 km pair behave the same. Two lengths matter
+/// (docs/accuracy.md): the **small scale**, the size of the smaller of the two shapes, which the
+/// accuracy is relative to (a pebble on a boulder is resolved to the pebble's precision); and the
+/// **size** of the coordinates a computation works with (the Minkowski difference's extent,
+/// offsets included), which rounding errors are relative to. A tolerance is
+/// `rel · small + rounding · size` ([`Tolerances::length`]): the first term is what the
+/// algorithm aims for, the second the floor below which no answer can be resolved.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Tolerances<T> {
     /// Machine epsilon of the precision (the spacing of floats at 1.0).
     pub epsilon: T,
-    /// GJK stops when the duality gap `‖v‖ − (v·w)/‖v‖` falls below this fraction of `‖v‖`
-    /// (with an absolute floor of this fraction of the shapes' size).
+    /// The rounding floor, relative to the size of the coordinates: a few ulps. Every
+    /// convergence tolerance relative to the small scale is floored at `rounding · size`. It is
+    /// below what docs/accuracy.md allows relative to the larger shape on small-on-large pairs
+    /// (1e-12 × scale in f64, 5e-7 × scale in f32, where `size` is at most about twice the
+    /// scale).
+    pub rounding: T,
+    /// GJK stops when the duality gap `‖v‖ − (v·w)/‖v‖` falls below this fraction of the small
+    /// scale (above the rounding floor).
     pub gjk_relative_gap: T,
     /// GJK treats the cores as touching (and hands over to EPA) when the distance falls below
-    /// this fraction of the Minkowski difference's size: below it the direction of the
+    /// this fraction of the small scale (or the rounding floor): below it the direction of the
     /// closest-point vector is dominated by rounding.
     pub gjk_touch: T,
     /// EPA stops when the gap between the best support plane and the closest polytope face falls
-    /// below this fraction of the current depth estimate (floored by the shapes' size).
+    /// below this fraction of the depth estimate plus the small scale (above the rounding
+    /// floor).
     pub epa_relative_gap: T,
     /// [`epa_relative_gap`](Tolerances::epa_relative_gap) for pairs with a curved support
     /// function (cylinder, cone): EPA's facets approach a curved surface only quadratically, and
     /// docs/accuracy.md holds such pairs to 1e-7 × scale (f64) anyway.
     pub epa_curved_gap: T,
-    /// The accuracy nphase aims for, relative to the shapes' size: a tenth of what docs/accuracy.md
-    /// holds the tests to (1e-9 × scale in f64, 1e-4 × scale in f32). Choices between two
-    /// answers that are both right to within this (e.g. which normal to report) use it.
+    /// The accuracy nphase aims for, relative to the small scale: a tenth of what docs/accuracy.md
+    /// holds the tests to (1e-9 × small in f64, 1e-4 × small in f32). Choices between two
+    /// answers that are both right to within this (e.g. which normal to report) use it, above
+    /// the rounding floor.
     pub accuracy: T,
     /// Relative size below which a simplex or polytope feature counts as degenerate
     /// (zero length, area or volume), measured against the feature's own extent.
     pub degenerate: T,
+    /// What docs/accuracy.md promises relative to the size of the coordinates on small-on-large
+    /// pairs, with a margin: a third of 1e-12 × scale (f64) or 5e-7 × scale (f32), since the
+    /// Minkowski difference's size is up to about three times the larger shape's scale. An
+    /// answer whose certified bounds are within [`Tolerances::promise`] meets docs/accuracy.md,
+    /// even where an algorithm's own, tighter target was out of reach (see its use in EPA).
+    pub promise_floor: T,
     /// Two support values closer than this fraction of the shape's size count as a tie when
     /// picking a supporting feature (face, edge or vertex).
     pub feature_tie: T,
+}
+
+impl<T: Real> Tolerances<T> {
+    /// `rel · small + rounding · size`: a tolerance of `rel` relative to the small scale,
+    /// floored at the rounding of coordinates of magnitude `size` (see the type's doc).
+    #[inline]
+    pub fn length(&self, rel: T, small: T, size: T) -> T {
+        rel * small + self.rounding * size
+    }
+
+    /// The accuracy docs/accuracy.md promises for a pair whose smaller shape has size `small`,
+    /// in coordinates of magnitude `size`: ten times [`Tolerances::accuracy`] relative to the
+    /// small scale plus [`Tolerances::promise_floor`] of the size.
+    #[inline]
+    pub fn promise(&self, small: T, size: T) -> T {
+        T::lit(10.0) * self.accuracy * small + self.promise_floor * size
+    }
 }
 
 impl Real for f32 {
     const ZERO: f32 = 0.0;
     const TOLERANCES: Tolerances<f32> = Tolerances {
         epsilon: f32::EPSILON,
+        rounding: f32::EPSILON,
         gjk_relative_gap: 1.0e-6,
         gjk_touch: 1.0e-5,
         epa_relative_gap: 1.0e-6,
@@ -74,6 +112,7 @@ impl Real for f32 {
         epa_curved_gap: 1.0e-5,
         accuracy: 1.0e-5,
         degenerate: 1.0e-6,
+        promise_floor: 1.5e-7,
         feature_tie: 1.0e-4,
     };
 
@@ -92,12 +131,14 @@ impl Real for f64 {
     const ZERO: f64 = 0.0;
     const TOLERANCES: Tolerances<f64> = Tolerances {
         epsilon: f64::EPSILON,
+        rounding: 5.0e-14,
         gjk_relative_gap: 1.0e-12,
         gjk_touch: 1.0e-10,
         epa_relative_gap: 1.0e-12,
         epa_curved_gap: 1.0e-10,
         accuracy: 1.0e-10,
         degenerate: 1.0e-12,
+        promise_floor: 3.0e-13,
         feature_tie: 1.0e-6,
     };
 
@@ -133,6 +174,8 @@ mod tests {
         fn check<T: Real>() {
             let t = T::TOLERANCES;
             assert!(t.epsilon < t.gjk_relative_gap);
+            assert!(t.epsilon <= t.rounding && t.rounding < t.accuracy);
+            assert!(t.rounding <= t.promise_floor);
             assert!(t.epsilon < t.degenerate);
             assert!(t.gjk_relative_gap < t.feature_tie);
         }

@@ -172,7 +172,12 @@ pub fn intersection_test<T: Real>(
     let pos12 = relative_pose(pos1, pos2)?;
     let (core1, radius1) = shape1.core();
     let (core2, radius2) = shape2.core();
-    let input = GjkInput::new(&core1, &core2, pos12).with_radii(radius1, radius2);
+    let input = GjkInput::new(&core1, &core2, pos12)
+        .with_radii(radius1, radius2)
+        .with_shape_sizes(
+            crate::collide::shape_size(&core1, radius1),
+            crate::collide::shape_size(&core2, radius2),
+        );
     let mut cache = SimplexCache::EMPTY;
     let out = nphase_gjk::intersection_test(&input, &mut cache);
     match out.stats.exit {

@@ -19,7 +19,7 @@ use num_traits::Float;
 use crate::convex_hull::{Csr, convex_hull};
 use crate::error::check_finite_vector;
 use crate::{
-    FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap, SupportVertex, VertexId,
+    Aabb, FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap, SupportVertex, VertexId,
 };
 
 /// Hulls with at least this many vertices answer [`SupportMap`] queries by hill climbing;
@@ -225,6 +225,17 @@ impl<T: Real> ConvexPolyhedron<T> {
     /// fanned, empty below.
     pub fn triangles(&self) -> &[[u32; 3]] {
         &self.triangles
+    }
+
+    /// The bounding box of the hull in its local frame, from the vertices extreme along the
+    /// axes (found when the hull was built): six lookups.
+    pub fn local_aabb(&self) -> Aabb<T> {
+        let extreme = |k: usize| self.vertices[self.climb_starts[k] as usize];
+        let (mins, maxs) = (
+            Point::new(extreme(0).x, extreme(2).y, extreme(4).z),
+            Point::new(extreme(1).x, extreme(3).y, extreme(5).z),
+        );
+        Aabb::new(mins, maxs)
     }
 
     /// The vertex maximising `x · dir` by scanning all vertices; ties go to the lowest index,

@@ -203,9 +203,10 @@ impl<T: Real> Shape<T> {
         }
     }
 
-    /// The bounding box in the shape's local frame.
+    /// The bounding box in the shape's local frame (a few lookups, no support queries).
     pub fn local_aabb(&self) -> Aabb<T> {
-        self.aabb(&Isometry::identity())
+        let (core, radius) = self.core();
+        core.local_aabb().loosened(radius)
     }
 
     /// The tight world bounding box of the shape placed at `pose` (local → world).
@@ -216,6 +217,15 @@ impl<T: Real> Shape<T> {
 }
 
 impl<T: Real> Core<'_, T> {
+    /// The bounding box of the core in its local frame; for a convex polyhedron from its
+    /// extreme vertices, without support queries.
+    pub fn local_aabb(&self) -> Aabb<T> {
+        match self {
+            Core::Convex(c) => c.local_aabb(),
+            _ => self.aabb(&Isometry::identity()),
+        }
+    }
+
     /// The tight world bounding box of the core placed at `pose`.
     pub fn aabb(&self, pose: &Isometry<T>) -> Aabb<T> {
         let center = Point::from(pose.translation.vector);

@@ -78,16 +78,31 @@ pub(crate) fn convex_contact<T: Real>(
             // kept when it converged within GJK's bounds (up to rounding).
             outcome.epa_ran = true;
             let epa = nphase_epa::penetration(input, &simplex, &epa_options, epa);
-            // Rounding scales with the size of the Minkowski difference, not with the distance.
+            // Rounding scales with the size of the Minkowski difference, not with the distance;
+            // the accuracy with the smaller shape.
             let size = simplex
                 .vertices()
                 .iter()
                 .fold(T::zero(), |m, v| Float::max(m, v.w.norm()));
-            let slack = T::TOLERANCES.gjk_relative_gap * (size + radius1 + radius2);
+            let small = Float::min(input.small_scale(), size + radius1 + radius2);
+            let slack = T::TOLERANCES.length(T::TOLERANCES.gjk_relative_gap, small, size);
             let within =
                 |d: T| d <= estimate.upper_bound + slack && d >= estimate.lower_bound - slack;
-            match epa.status {
-                EpaStatus::Converged(p) if within(-p.depth) => {
+            // EPA's estimate is taken when it converged within GJK's bounds, or when it ran out
+            // of iterations with a certified bracket still narrower than GJK's (a needle against
+            // a thin cylinder in f32: GJK's bounds straddled zero, EPA's did not) — then as the
+            // estimate it is.
+            let gjk_width = estimate.upper_bound - estimate.lower_bound;
+            let from_epa = match epa.status {
+                EpaStatus::Converged(p) if within(-p.depth) => Some((p, ContactQuality::Converged)),
+                EpaStatus::IterationLimit(p) if within(-p.depth) && p.gap + p.gap < gjk_width => {
+                    Some((p, ContactQuality::IterationLimit))
+                }
+                _ => None,
+            };
+            match from_epa {
+                Some((p, quality)) => {
+                    outcome.quality = quality;
                     let settled = {
                         // EPA's normal and distance settle the answer. Its witness pair comes from
                         // a face's barycentric point, which is off `dist·n` when the origin lies
@@ -95,7 +110,7 @@ pub(crate) fn convex_contact<T: Real>(
                         // with the smaller mismatch is aligned with EPA's normal: each point moves
                         // by half the (small, tangential) mismatch, which keeps it on its surface
                         // to second order.
-                        let mut c = penetration_contact(&p, ContactQuality::Converged);
+                        let mut c = penetration_contact(&p, quality);
                         let n = c.normal.into_inner();
                         let mismatch = |p1: &Point<T>, p2: &Point<T>| (p2 - p1) - n * c.dist;
                         let m_gjk = mismatch(&estimate.point1, &estimate.point2);
@@ -109,21 +124,21 @@ pub(crate) fn convex_contact<T: Real>(
                         c.point1 = p1 + half;
                         c.point2 = p2 - half;
                         snap_to_face_normal(input, &mut c, feature);
+                        settle_witnesses(input, &mut c);
                         c
                     };
                     // The snapped normal can certify a slightly larger distance: the contact is
                     // reported only within the prediction (GJK did not prove an overlap here).
                     (settled.dist <= prediction).then_some(settled)
                 }
-                _ => {
+                None => {
                     // EPA could not settle it (the cores are apart: its polytope does not
                     // enclose the origin). GJK's own certified bounds may already be within
-                    // the accuracy docs/accuracy.md promises (ten times `Tolerances::accuracy`) —
-                    // rounding stalled it short of its much tighter internal gap (f32 on curved
-                    // shapes far apart) — and then the estimate is a converged answer;
-                    // otherwise it is a fallback.
-                    let certified = estimate.upper_bound - estimate.lower_bound
-                        <= T::lit(10.0) * T::TOLERANCES.accuracy * (size + radius1 + radius2);
+                    // the accuracy docs/accuracy.md promises (`Tolerances::promise`) — rounding
+                    // stalled it short of its much tighter internal gap (f32 on curved shapes
+                    // far apart) — and then the estimate is a converged answer; otherwise it
+                    // is a fallback.
+                    let certified = gjk_width <= T::TOLERANCES.promise(small, size);
                     let quality = if certified {
                         ContactQuality::Converged
                     } else {
@@ -148,6 +163,7 @@ pub(crate) fn convex_contact<T: Real>(
                 best_sampled_axis(input, &mut contact);
             }
             snap_to_face_normal(input, &mut contact, feature);
+            settle_witnesses(input, &mut contact);
             // GJK found the cores overlapping or touching (within its touch tolerance), so the
             // shapes are within the prediction distance; a flat or touching start can leave
             // EPA's signed depth a rounding error on the separated side (a "distance" of
@@ -226,6 +242,75 @@ fn snap_to_face_normal<T: Real>(
     }
 }
 
+/// Makes the witness pair of a contact describe its normal and distance: each point on its
+/// shape's support plane along the normal, and `point2 − point1 = dist · normal`.
+///
+/// EPA's witnesses are barycentric combinations of the support points at a face of its
+/// polytope. Where that face is a sliver — a small shape against a large cylinder: the face
+/// spans the cylinder's height and a sliver of its azimuth — its barycentric weights are
+/// ill-conditioned, and the pair can be off `dist · normal` (or off the support planes) by far
+/// more than the accuracy, although the depth and normal are right.
+///
+/// When the pair is off by more than docs/accuracy.md promises (checked with one support
+/// query), B is moved along the normal until the shapes are apart by the small scale `ε` (by
+/// `ε − dist`), and GJK finds the closest points of that separated pair: moving B along the minimising normal does
+/// not change which points of A and B support the two planes, and GJK's closest points of
+/// separated shapes are well conditioned. B's point is moved back. The new pair is kept when
+/// it is closer to consistent than the old one; the normal, distance and bounds stay.
+fn settle_witnesses<T: Real>(input: &CoreInput<'_, T>, contact: &mut LocalContact<T>) {
+    let n = contact.normal.into_inner();
+    let (radius1, radius2) = (input.radius1, input.radius2);
+    let md = MinkowskiDifference::new(input.shape1, input.shape2, &input.pos12);
+    let w = md.support(&n, VertexId::NONE, VertexId::NONE);
+    // How far a pair is from describing the contact: its mismatch with `dist · n` and its
+    // points' distances from the two support planes.
+    let error = |p1: &Point<T>, p2: &Point<T>| {
+        let mismatch = ((p2 - p1) - n * contact.dist).norm();
+        let plane1 = Float::abs((p1 - w.a).dot(&n) - radius1);
+        let plane2 = Float::abs((p2 - w.b).dot(&n) + radius2);
+        Float::max(mismatch, Float::max(plane1, plane2))
+    };
+    let size = w.a.coords.norm() + w.b.coords.norm() + w.w.norm();
+    let small = Float::min(input.small_scale(), size);
+    let before = error(&contact.point1, &contact.point2);
+    if !(before > T::TOLERANCES.promise(small, size)) {
+        return;
+    }
+    let shift = n * (small - contact.dist);
+    let mut separated = *input;
+    separated.pos12.translation.vector += shift;
+    separated.max_dist = T::infinity();
+    let mut cold = SimplexCache::EMPTY;
+    let gjk = closest_points(&separated, &mut cold);
+    let (GjkStatus::Separated(c) | GjkStatus::Stalled { estimate: c, .. }) = gjk.status else {
+        return;
+    };
+    let (p1, p2) = (c.point1, c.point2 - shift);
+    // The rest of the mismatch is tangential and within GJK's accuracy. It is shared in
+    // proportion to the shapes' sizes: the larger shape's surface is the flatter one at the
+    // contact, so its point stays on it to second order, while a point at a small shape's
+    // vertex or edge moved sideways would leave it.
+    let [size1, size2] = input.shape_sizes;
+    let share1 = if size1 + size2 > T::zero() && Float::is_finite(size1 + size2) {
+        size1 / (size1 + size2)
+    } else {
+        T::lit(0.5)
+    };
+    let mismatch = (p2 - p1) - n * contact.dist;
+    let tangential = mismatch - n * mismatch.dot(&n);
+    let (p1, p2) = (
+        p1 + tangential * share1,
+        p2 - tangential * (T::one() - share1),
+    );
+    // Along the normal each point goes onto its own support plane.
+    let p1 = p1 + n * ((w.a - p1).dot(&n) + radius1);
+    let p2 = p2 + n * ((w.b - p2).dot(&n) - radius2);
+    if error(&p1, &p2) < before {
+        contact.point1 = p1;
+        contact.point2 = p2;
+    }
+}
+
 /// The fallback when EPA's polytope broke down (a very thin or long Minkowski difference in
 /// f32): its estimate is not certified and can be anything — found by fuzzing: a ball on the
 /// axis of a cylinder 14 000 long came out 7 213 *apart* while GJK had proven the overlap.
@@ -270,6 +355,13 @@ fn best_sampled_axis<T: Real>(input: &CoreInput<'_, T>, contact: &mut LocalConta
         contact.point1 = w.a + c * input.radius1;
         contact.point2 = w.b - c * input.radius2;
     }
+}
+
+/// The size of a shape given as its core and radius: the half-diagonal of its local bounding
+/// box (the oracle's `scale` and `small_scale` are the larger and smaller of two). See
+/// [`GjkInput::shape_sizes`].
+pub(crate) fn shape_size<T: Real>(core: &Core<'_, T>, radius: T) -> T {
+    core.local_aabb().loosened(radius).half_diagonal()
 }
 
 /// Whether a core has a curved support function (EPA converges on it only to a looser

@@ -25,6 +25,7 @@ mod cuboid_sat;
 mod point_box;
 
 pub use contact::{ContactQuality, LocalContact, PairOutcome, Reuse};
+pub(crate) use convex_gjk::shape_size;
 
 use nphase_gjk::{GjkInput, GjkOptions, SimplexCache};
 use nphase_math::{Isometry, Point, Real};
@@ -84,6 +85,7 @@ pub fn query_pair<T: Real>(
         radius2,
         pos12: *pos12,
         max_dist: prediction,
+        shape_sizes: [shape_size(&core1, radius1), shape_size(&core2, radius2)],
         options: GjkOptions::default(),
     };
     convex_gjk::convex_contact(&input, cache, &mut workspace.epa, &mut workspace.feature)
