@@ -172,18 +172,7 @@ fn median(sorted: &[f64]) -> f64 {
 
 /// Sums two step statistics (elapsed times too).
 pub fn add_stats(a: StepStats, b: &StepStats) -> StepStats {
-    StepStats {
-        pairs: a.pairs + b.pairs,
-        manifolds: a.manifolds + b.manifolds,
-        points: a.points + b.points,
-        gjk_iterations: a.gjk_iterations + b.gjk_iterations,
-        warm_starts: a.warm_starts + b.warm_starts,
-        epa_runs: a.epa_runs + b.epa_runs,
-        iteration_limits: a.iteration_limits + b.iteration_limits,
-        fallbacks: a.fallbacks + b.fallbacks,
-        gjk_stalls: a.gjk_stalls + b.gjk_stalls,
-        elapsed: a.elapsed + b.elapsed,
-    }
+    a + *b
 }
 
 #[cfg(test)]

@@ -219,8 +219,8 @@ impl ManifoldRecord {
                     point_b: point(&(b.pose * p.local_point2)),
                     dist: p.dist.as_f64(),
                     id: p.id.pack(),
-                    feature_a: p.id.a.to_string(),
-                    feature_b: p.id.b.to_string(),
+                    feature_a: p.id.a().to_string(),
+                    feature_b: p.id.b().to_string(),
                 })
                 .collect(),
         })

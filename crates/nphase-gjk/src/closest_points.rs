@@ -364,8 +364,9 @@ where
         }
     } else {
         // Cold start: search along the cached axis, or from B's centre toward A's (v ≈ a − b).
-        let axis = if cache.axis.norm_squared() > T::zero() {
-            cache.axis
+        let cached = cache.axis();
+        let axis = if cached.norm_squared() > T::zero() {
+            cached
         } else {
             -input.pos12.translation.vector
         };

@@ -10,41 +10,42 @@ use nphase_shapes::FeatureId;
 /// A point keeps its id while the same two features touch; where features coincide (a corner on
 /// an edge, aligned edges) the manifold's rule names the lowest-dimensional features within a
 /// small tolerance (see [`build_manifold`](crate::build_manifold)). Ids are what an engine
-/// matches points by from one frame to the next. [`ContactId::pack`] is a `u64` with A's
-/// [`FeatureId::code`] in the high half and B's in the low half.
+/// matches points by from one frame to the next. It is stored packed, 8 bytes
+/// ([`ContactId::pack`]: A's [`FeatureId::code`] in the high half, B's in the low half), and
+/// read with [`ContactId::a`] and [`ContactId::b`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ContactId {
-    /// The feature of shape A.
-    pub a: FeatureId,
-    /// The feature of shape B.
-    pub b: FeatureId,
-}
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ContactId(u64);
 
 impl ContactId {
     /// The id of the point where feature `a` of A meets feature `b` of B.
-    pub const fn new(a: FeatureId, b: FeatureId) -> Self {
-        ContactId { a, b }
+    pub fn new(a: FeatureId, b: FeatureId) -> Self {
+        ContactId(u64::from(a.code()) << 32 | u64::from(b.code()))
+    }
+
+    /// The feature of shape A.
+    pub fn a(self) -> FeatureId {
+        FeatureId::from_code((self.0 >> 32) as u32)
+    }
+
+    /// The feature of shape B.
+    pub fn b(self) -> FeatureId {
+        FeatureId::from_code(self.0 as u32)
     }
 
     /// A's code in the high 32 bits, B's in the low 32 bits.
     pub fn pack(self) -> u64 {
-        u64::from(self.a.code()) << 32 | u64::from(self.b.code())
+        self.0
     }
 
     /// The id [`ContactId::pack`] made.
     pub fn unpack(packed: u64) -> Self {
-        ContactId {
-            a: FeatureId::from_code((packed >> 32) as u32),
-            b: FeatureId::from_code(packed as u32),
-        }
+        ContactId(packed)
     }
 
     /// The same contact seen from the other shape (A and B swapped).
     pub fn flipped(self) -> Self {
-        ContactId {
-            a: self.b,
-            b: self.a,
-        }
+        ContactId::new(self.b(), self.a())
     }
 }
 
@@ -58,7 +59,7 @@ impl Default for ContactId {
 impl fmt::Display for ContactId {
     /// `A face 2 · B vertex 5`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "A {} · B {}", self.a, self.b)
+        write!(f, "A {} · B {}", self.a(), self.b())
     }
 }
 

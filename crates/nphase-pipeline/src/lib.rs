@@ -25,11 +25,11 @@ pub mod collide;
 mod contact_id;
 mod manifold;
 mod narrow_phase;
-mod pair;
+pub mod pair;
 pub mod query;
 mod reduction;
 
-pub use collide::{ContactQuality, LocalContact, PairOutcome, query_pair};
+pub use collide::{ContactQuality, LocalContact, PairOutcome, Reuse, query_pair};
 pub use contact_id::ContactId;
 pub use manifold::{
     ContactManifold, ContactPoint, DEPTH_HYSTERESIS, FEATURE_SNAP, MAX_MANIFOLD_POINTS,
@@ -38,4 +38,4 @@ pub use manifold::{
 };
 pub use narrow_phase::{Collider, NarrowPhase, NarrowPhaseConfig, PipelineError, StepStats};
 pub use nphase_shapes::FeatureId;
-pub use pair::{PairInput, PairState, PairWorkspace, update_manifold};
+pub use pair::{LastComputation, PairInput, PairState, PairWorkspace, update_manifold};

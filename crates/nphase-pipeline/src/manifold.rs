@@ -76,6 +76,14 @@ pub const DEPTH_HYSTERESIS: f64 = 1e-3;
 
 /// One contact point of a manifold.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(bound(
+        serialize = "T: serde::Serialize",
+        deserialize = "T: serde::de::DeserializeOwned"
+    ))
+)]
 pub struct ContactPoint<T: Real> {
     /// The point on A's surface, A's local frame.
     pub local_point1: Point<T>,
@@ -103,6 +111,14 @@ pub struct ContactPoint<T: Real> {
 /// carries one twist (rolling-about-the-normal) impulse, as rapier's solver has. An engine
 /// with more per-point data keeps it beside the manifold, indexed by [`ContactPoint::id`].
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(bound(
+        serialize = "T: serde::Serialize",
+        deserialize = "T: serde::de::DeserializeOwned"
+    ))
+)]
 pub struct ContactManifold<T: Real> {
     /// Unit normal from A toward B, in A's local frame ([`ContactManifold::world_normal`] maps
     /// it to the world).
@@ -117,6 +133,15 @@ pub struct ContactManifold<T: Real> {
     /// At most four points; empty when the shapes are further apart than the prediction.
     pub points: ArrayVec<ContactPoint<T>, MAX_MANIFOLD_POINTS>,
 }
+
+// Hot-path record sizes, pinned: a point is two local points, a distance, an 8-byte id and
+// three impulses; a manifold four points, the normal, the tangent and the twist impulse.
+const _: () = assert!(size_of::<ContactPoint<f32>>() <= 56);
+const _: () = assert!(size_of::<ContactPoint<f64>>() <= 96);
+const _: () = assert!(size_of::<ContactManifold<f32>>() <= 264);
+const _: () = assert!(size_of::<ContactManifold<f64>>() <= 448);
+const _: () = assert!(size_of::<ContactId>() == 8);
+const _: () = assert!(size_of::<ManifoldHistory>() <= 20);
 
 impl<T: Real> Default for ContactManifold<T> {
     fn default() -> Self {
@@ -147,6 +172,7 @@ impl<T: Real> ContactManifold<T> {
 
 /// Which shape's feature was the reference of the clipping.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ReferenceSide {
     /// Shape A's face (or edge).
     A,
@@ -157,6 +183,7 @@ pub enum ReferenceSide {
 /// What a manifold decided that the next frame's manifold leans toward (its hysteresis): the
 /// supporting features of A and B, and the reference side of the clipping.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ManifoldHistory {
     /// The supporting features of A and B (see
     /// [`FeatureMap::local_support_feature_near`](nphase_shapes::FeatureMap::local_support_feature_near)).
@@ -496,13 +523,13 @@ fn snapped_id<T: Real>(
     tau: T,
     previous: &[ContactPoint<T>],
 ) -> ContactId {
-    let near_a = nearby_features(c.id.a, &c.point1, feature1, tau + tau);
-    let near_b = nearby_features(c.id.b, &c.point2, feature2, tau + tau);
+    let near_a = nearby_features(c.id.a(), &c.point1, feature1, tau + tau);
+    let near_b = nearby_features(c.id.b(), &c.point2, feature2, tau + tau);
     // Of last frame's points whose features are both within reach, the nearest one's id.
     let names = |near: &[(FeatureId, T)], f: FeatureId| near.iter().any(|(g, _)| *g == f);
     let kept = previous
         .iter()
-        .filter(|p| names(&near_a, p.id.a) && names(&near_b, p.id.b))
+        .filter(|p| names(&near_a, p.id.a()) && names(&near_b, p.id.b()))
         .map(|p| (p.id, (p.local_point1 - c.point1).norm_squared()))
         .fold(None, |best: Option<(ContactId, T)>, (id, d)| match best {
             Some((_, b)) if !(d < b) => best,
@@ -518,7 +545,10 @@ fn snapped_id<T: Real>(
             .find(|(_, d)| *d <= tau)
             .map_or(raw, |(f, _)| *f)
     };
-    ContactId::new(first_within(&near_a, c.id.a), first_within(&near_b, c.id.b))
+    ContactId::new(
+        first_within(&near_a, c.id.a()),
+        first_within(&near_b, c.id.b()),
+    )
 }
 
 /// The features of `feature` that could name a point at `p` labelled `raw`, each with its

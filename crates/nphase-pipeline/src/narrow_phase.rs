@@ -32,7 +32,7 @@ use rayon::prelude::*;
 
 use crate::manifold::ContactManifold;
 use crate::query::pose_is_finite;
-use crate::{ContactQuality, PairInput, PairState, PairWorkspace, update_manifold};
+use crate::{ContactQuality, PairInput, PairState, PairWorkspace, Reuse, update_manifold};
 
 /// A shape placed in the world, with the id its pairs are keyed by.
 #[derive(Clone, Debug, PartialEq)]
@@ -164,11 +164,20 @@ pub struct StepStats {
     /// Pair queries in which GJK stalled on rounding and EPA was run to settle the answer
     /// (those where EPA could not are also in `fallbacks`).
     pub gjk_stalls: u64,
+    /// Pairs whose `pos12` was bitwise unchanged since their last full computation: the
+    /// manifold stood as it was ([`Reuse::Unchanged`](crate::Reuse::Unchanged)).
+    pub reused_unchanged: u64,
+    /// Pairs certified apart by the motion bound, without a query
+    /// ([`Reuse::Apart`](crate::Reuse::Apart)).
+    pub reused_apart: u64,
     /// Wall time of the update.
     pub elapsed: Duration,
 }
 
-impl StepStats {
+impl core::ops::Add for StepStats {
+    type Output = StepStats;
+
+    /// The sums of two statistics, field by field (the elapsed times too).
     fn add(mut self, other: StepStats) -> StepStats {
         self.pairs += other.pairs;
         self.manifolds += other.manifolds;
@@ -179,6 +188,9 @@ impl StepStats {
         self.iteration_limits += other.iteration_limits;
         self.fallbacks += other.fallbacks;
         self.gjk_stalls += other.gjk_stalls;
+        self.reused_unchanged += other.reused_unchanged;
+        self.reused_apart += other.reused_apart;
+        self.elapsed += other.elapsed;
         self
     }
 }
@@ -324,14 +336,15 @@ impl<T: Real> NarrowPhase<T> {
                 .zip(state.iter_mut())
                 .zip(pairs)
             {
-                stats = stats.add(process_pair(
-                    &colliders[a],
-                    &colliders[b],
-                    prediction,
-                    &mut state.state,
-                    (manifold, quality),
-                    &mut ws,
-                ));
+                stats = stats
+                    + process_pair(
+                        &colliders[a],
+                        &colliders[b],
+                        prediction,
+                        &mut state.state,
+                        (manifold, quality),
+                        &mut ws,
+                    );
             }
             stats
         };
@@ -349,7 +362,7 @@ impl<T: Real> NarrowPhase<T> {
                 .zip(states.chunks_mut(chunk))
                 .zip(pairs.chunks(chunk))
                 .map(|(((out, quality), state), pairs)| run_chunk(out, quality, state, pairs, 0))
-                .fold(StepStats::default(), StepStats::add)
+                .fold(StepStats::default(), core::ops::Add::add)
         } else {
             let mut work = move || {
                 manifolds
@@ -366,7 +379,7 @@ impl<T: Real> NarrowPhase<T> {
                             rayon::current_thread_index().unwrap_or(0),
                         )
                     })
-                    .reduce(StepStats::default, StepStats::add)
+                    .reduce(StepStats::default, core::ops::Add::add)
             };
             match &self.pool {
                 Some(pool) => pool.install(work),
@@ -467,6 +480,8 @@ fn process_pair<T: Real>(
         iteration_limits: u64::from(outcome.quality == ContactQuality::IterationLimit),
         fallbacks: u64::from(outcome.quality == ContactQuality::Fallback),
         gjk_stalls: u64::from(outcome.gjk_stalled),
+        reused_unchanged: u64::from(outcome.reuse == Reuse::Unchanged),
+        reused_apart: u64::from(outcome.reuse == Reuse::Apart),
         manifolds: u64::from(!manifold.points.is_empty()),
         points: manifold.points.len() as u64,
         ..StepStats::default()

@@ -5,12 +5,37 @@
 //! so that an engine with its own pair storage (or a per-pair hook, as rapier's) can run it
 //! directly:
 //!
+//! 0. certified reuse (below): a pose unchanged since the last full computation keeps its
+//!    manifold; a pair that cannot have come within the prediction distance has none;
 //! 1. the pair's contact ([`query_pair`]) in A's frame, warm-started from the [`PairState`];
 //! 2. the manifold from it ([`build_manifold`]), into the caller's [`ContactManifold`], with
 //!    last frame's ids and reference side giving the ids and the reduction their hysteresis;
 //! 3. the tangent basis carried over (last frame's tangent projected onto the new contact
 //!    plane), and the solver's warm-start data — normal and tangent impulses per point, the
 //!    twist impulse per manifold — from last frame's points with the same id.
+//!
+//! # Certified reuse
+//! The state keeps `pos12` at the pair's last full computation (`P₀ = (R₀, t₀)`), the
+//! certified lower bound `L` on the signed distance found then, and `ρ`, the largest distance
+//! of a point of B (its surface included) from B's origin.
+//!
+//! * **Unchanged.** When `pos12` is bitwise `P₀`, the query would get the same input; the
+//!   manifold from the last full computation is returned as it is (its points all persisted,
+//!   with the impulses the engine wrote since).
+//! * **Apart.** A point `x` of B (B's frame) is at `R x + t` in A's frame. Between `P₀` and
+//!   `P = (R, t)` it moves by
+//!   `|R x + t − R₀ x − t₀| ≤ |t − t₀| + |(R R₀⁻¹ − I) R₀ x| ≤ |t − t₀| + 2 sin(θ/2) ρ = m`,
+//!   with θ the angle of `R R₀⁻¹` (a rotation by θ moves a point at distance r by the chord
+//!   `2 r sin(θ/2)`; for unit quaternions `sin(θ/2)` is the norm of the vector part of
+//!   `q q₀⁻¹`). A is fixed in its own frame, and the distance between two sets changes by at
+//!   most the largest displacement of either, so the signed distance now is at least `L − m`.
+//!   When `L − m` exceeds the prediction, there is no contact — without GJK. The computation of
+//!   `m` is rounded up by `16 ε (|t| + |t₀| + ρ)` so that rounding cannot certify a contact
+//!   away. A contact (`L ≤` prediction) never takes this path.
+//!
+//! Each path is counted ([`PairOutcome::reuse`], `StepStats`), and the answer keeps the quality
+//! of the computation it reuses. Neither changes an answer: an unchanged input has the same
+//! answer, and an apart pair has no contact.
 //!
 //! # The contract
 //! * **Frames.** `pos12` is B's pose in A's frame (`pose_a⁻¹ · pose_b`). The manifold's normal
@@ -80,18 +105,55 @@ use crate::manifold::{
     ContactManifold, ContactPoint, MAX_MANIFOLD_POINTS, ManifoldHistory, ManifoldInput,
     ManifoldWorkspace, build_manifold,
 };
-use crate::{PairOutcome, query_pair};
+use crate::{ContactQuality, PairOutcome, Reuse, query_pair};
 
 /// What one pair remembers from one frame to the next (see the module doc): a small `Copy`
 /// value an engine stores inline in its pair record.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(bound(
+        serialize = "T: serde::Serialize",
+        deserialize = "T: serde::de::DeserializeOwned"
+    ))
+)]
 pub struct PairState<T: Real> {
     /// GJK's warm-start cache.
     pub cache: SimplexCache<T>,
     /// What last frame's manifold decided: supporting features and reference side (its
     /// hysteresis).
     pub history: ManifoldHistory,
+    /// The last full computation, for certified reuse; `None` for a new pair.
+    pub last: Option<LastComputation<T>>,
 }
+
+/// What the certified reuse of [`update_manifold`] needs of the pair's last full computation
+/// (see the module doc).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(bound(
+        serialize = "T: serde::Serialize",
+        deserialize = "T: serde::de::DeserializeOwned"
+    ))
+)]
+pub struct LastComputation<T: Real> {
+    /// `pos12` then.
+    pub pos12: Isometry<T>,
+    /// The certified lower bound on the signed distance found then.
+    pub lower_bound: T,
+    /// The largest distance of a point of B from B's origin (an upper bound).
+    pub reach2: T,
+    /// How that computation ended (a reused answer is as good as the one it reuses).
+    pub quality: ContactQuality,
+}
+
+// The per-pair record an engine copies every frame, pinned: GJK's cache (32 bytes), the
+// manifold's history (20) and the last full computation (a pose, two bounds, a quality).
+const _: () = assert!(size_of::<PairState<f32>>() <= 92);
+const _: () = assert!(size_of::<PairState<f64>>() <= 136);
 
 impl<T: Real> PairState<T> {
     /// The state of a new pair: the first query starts cold.
@@ -102,6 +164,7 @@ impl<T: Real> PairState<T> {
                 features: None,
                 reference: None,
             },
+            last: None,
         }
     }
 }
@@ -154,6 +217,24 @@ pub fn update_manifold<T: Real>(
     workspace: &mut PairWorkspace<T>,
 ) -> PairOutcome<T> {
     debug_assert!(input.prediction >= T::zero(), "negative prediction");
+    if let Some((last, reuse)) = state
+        .last
+        .and_then(|l| certified_reuse(&l, &input.pos12, input.prediction).map(|r| (l, r)))
+    {
+        if reuse == Reuse::Apart {
+            manifold.points.clear();
+        }
+        for p in &mut manifold.points {
+            p.persisted = true;
+        }
+        // The answer is the last computation's, and so is its quality.
+        return PairOutcome {
+            reuse,
+            lower_bound: last.lower_bound,
+            quality: last.quality,
+            ..PairOutcome::default()
+        };
+    }
     let outcome = query_pair(
         input.shape1,
         input.shape2,
@@ -162,6 +243,15 @@ pub fn update_manifold<T: Real>(
         &mut state.cache,
         workspace,
     );
+    let reach2 = state
+        .last
+        .map_or_else(|| bounding_radius(input.shape2), |l| l.reach2);
+    state.last = Some(LastComputation {
+        pos12: input.pos12,
+        lower_bound: outcome.lower_bound,
+        reach2,
+        quality: outcome.quality,
+    });
     let previous: ArrayVec<ContactPoint<T>, MAX_MANIFOLD_POINTS> = manifold.points.clone();
     manifold.points.clear();
     let Some(contact) = outcome.contact else {
@@ -196,6 +286,44 @@ pub fn update_manifold<T: Real>(
         manifold.twist_impulse = T::zero();
     }
     outcome
+}
+
+/// The shortcut the last full computation certifies at `pos12`, if any (see the module doc).
+fn certified_reuse<T: Real>(
+    last: &LastComputation<T>,
+    pos12: &Isometry<T>,
+    prediction: T,
+) -> Option<Reuse> {
+    // Bitwise: `integer_decode` tells −0 from +0, which `==` does not.
+    let same = |a: &[T], b: &[T]| {
+        a.iter()
+            .zip(b)
+            .all(|(x, y)| Float::integer_decode(*x) == Float::integer_decode(*y))
+    };
+    let (t, t0) = (&pos12.translation.vector, &last.pos12.translation.vector);
+    if same(t.as_slice(), t0.as_slice())
+        && same(
+            pos12.rotation.coords.as_slice(),
+            last.pos12.rotation.coords.as_slice(),
+        )
+    {
+        return Some(Reuse::Unchanged);
+    }
+    if !(last.lower_bound > prediction) {
+        return None;
+    }
+    let turn = pos12.rotation * last.pos12.rotation.inverse();
+    let half_sine = turn.imag().norm();
+    let moved = (t - t0).norm() + (half_sine + half_sine) * last.reach2;
+    let rounding = T::lit(16.0) * T::TOLERANCES.epsilon * (t.norm() + t0.norm() + last.reach2);
+    (last.lower_bound - (moved + rounding) > prediction).then_some(Reuse::Apart)
+}
+
+/// An upper bound on the distance of a point of `shape` (its surface included) from its
+/// origin: the far corner of its local bounding box.
+fn bounding_radius<T: Real>(shape: &Shape<T>) -> T {
+    let aabb = shape.local_aabb();
+    aabb.center().coords.norm() + aabb.half_diagonal()
 }
 
 /// Last frame's tangent `t` projected onto the plane of the new normal `n` (A's frame), so the

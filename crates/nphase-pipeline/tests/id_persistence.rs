@@ -91,10 +91,10 @@ fn run(
         }
         for p in &manifold.points {
             out.points += 1;
-            out.ids.insert((p.id.a, p.id.b));
+            out.ids.insert((p.id.a(), p.id.b()));
             let reach = 2.0 * FEATURE_SNAP * 2.0 * size + 1e-9;
-            let on_a = feature_distance(a, p.id.a, &p.local_point1);
-            let on_b = feature_distance(b, p.id.b, &p.local_point2);
+            let on_a = feature_distance(a, p.id.a(), &p.local_point1);
+            let on_b = feature_distance(b, p.id.b(), &p.local_point2);
             assert!(
                 on_a <= reach && on_b <= reach,
                 "frame {frame}: {} names features {on_a:e} and {on_b:e} away from its points \
@@ -455,8 +455,11 @@ fn ids_change_when_a_box_tips_over_an_edge() {
             prediction: PREDICTION,
         };
         update_manifold(&input, &mut state, &mut manifold, &mut workspace);
-        let mut ids: Vec<(FeatureId, FeatureId)> =
-            manifold.points.iter().map(|p| (p.id.a, p.id.b)).collect();
+        let mut ids: Vec<(FeatureId, FeatureId)> = manifold
+            .points
+            .iter()
+            .map(|p| (p.id.a(), p.id.b()))
+            .collect();
         ids.sort();
         history.push(ids);
     }

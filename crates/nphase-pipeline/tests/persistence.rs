@@ -144,12 +144,23 @@ fn ids_persist_on_a_reduced_manifold_while_a_turned_box_slides() {
 /// Pairs are matched by their colliders' ids, not by their position in the list.
 #[test]
 fn a_pair_that_leaves_the_broadphase_starts_cold_when_it_returns() {
-    let colliders = [ground(), cube(1, -1.5, 0.0), cube(2, 1.5, 0.2)];
+    // The cubes drift by 0.1 mm a frame, so that every pair is queried (a pose that did not
+    // change would reuse its manifold without a query).
+    let at = |frame: u32| {
+        let drift = 1e-4 * f64::from(frame);
+        [
+            ground(),
+            cube(1, -1.5 + drift, 0.0),
+            cube(2, 1.5 + drift, 0.2),
+        ]
+    };
+    let colliders = at(0);
     let mut narrow = narrow_phase(1);
     narrow.update(&colliders, &[(0, 1), (0, 2)]).expect("valid");
     write_impulses(&mut narrow, 0);
 
     // Frame 1: only (0, 2), now first in the list.
+    let colliders = at(1);
     let m = narrow.update(&colliders, &[(0, 2)]).expect("valid")[0].clone();
     assert!(
         m.points
@@ -160,6 +171,7 @@ fn a_pair_that_leaves_the_broadphase_starts_cold_when_it_returns() {
     write_impulses(&mut narrow, 1);
 
     // Frame 2: (0, 1) is back, after (0, 2).
+    let colliders = at(2);
     let ms = narrow
         .update(&colliders, &[(0, 2), (0, 1)])
         .expect("valid")
@@ -187,6 +199,7 @@ fn a_pair_that_leaves_the_broadphase_starts_cold_when_it_returns() {
 
     // The same pair listed the other way round is another pair (its normal is reversed).
     write_impulses(&mut narrow, 2);
+    let colliders = at(3);
     let ms = narrow
         .update(&colliders, &[(2, 0), (1, 0)])
         .expect("valid")

@@ -9,6 +9,7 @@ use crate::SupportMap;
 /// identifies a contact across frames. Each shape's doc lists its numbering (vertices, edges
 /// and faces are numbered separately).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum FeatureId {
     /// A vertex (for a polygonised curve, a sample on it).
     Vertex(u32),

@@ -16,6 +16,8 @@ mod feature;
 mod parry_interop;
 mod round;
 mod segment;
+#[cfg(feature = "serde")]
+mod serde_impls;
 mod shape;
 mod support_map;
 mod triangle;
@@ -33,6 +35,8 @@ pub use error::ShapeError;
 pub use feature::{FEATURE_HYSTERESIS, FLAT_FEATURE_ANGLE, FeatureId, FeatureMap, SupportFeature};
 pub use round::Round;
 pub use segment::Segment;
+#[cfg(feature = "serde")]
+pub use serde_impls::SerdeReal;
 pub use shape::{Core, Shape, ShapeKind};
 pub use support_map::{SupportMap, SupportVertex, VertexId};
 pub use triangle::Triangle;

@@ -58,6 +58,7 @@ impl<T: Real> LocalContact<T> {
 
 /// How a contact was obtained.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ContactQuality {
     /// Exact to the tolerance of docs/accuracy.md (GJK or EPA converged, or a closed form).
     #[default]
@@ -88,13 +89,35 @@ pub struct PairOutcome<T: Real> {
     /// the answer. `quality` says whether it did (`Converged`) or the estimate was used
     /// (`Fallback`).
     pub gjk_stalled: bool,
+    /// A certified lower bound on the signed distance (up to rounding), contact or not: the
+    /// contact's own bound, or what proved the pair beyond the prediction (a separating axis,
+    /// GJK's bound, a closed form's exact distance). What the pair layer certifies "apart"
+    /// with across frames.
+    pub lower_bound: T,
+    /// Which shortcut across frames answered, if any.
+    pub reuse: Reuse,
+}
+
+/// The certified shortcuts a pair can take from one frame to the next (see
+/// [`update_manifold`](crate::update_manifold)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Reuse {
+    /// None: the pair was computed in full this frame.
+    #[default]
+    Computed,
+    /// `pos12` was bitwise the same as at the last full computation: its manifold stands.
+    Unchanged,
+    /// The last full computation's lower bound on the distance, less the most B can have moved
+    /// since, is beyond the prediction: no contact, without a query.
+    Apart,
 }
 
 impl<T: Real> PairOutcome<T> {
-    /// The outcome of a closed form: exact, no iterations.
-    pub(crate) fn closed_form(contact: Option<LocalContact<T>>) -> Self {
+    /// The outcome of a closed form: exact, no iterations; a contact within `prediction`.
+    pub(crate) fn closed_form(contact: LocalContact<T>, prediction: T) -> Self {
         PairOutcome {
-            contact,
+            lower_bound: contact.dist,
+            contact: (contact.dist <= prediction).then_some(contact),
             ..PairOutcome::default()
         }
     }

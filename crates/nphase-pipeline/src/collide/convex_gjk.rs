@@ -55,6 +55,13 @@ pub(crate) fn convex_contact<T: Real>(
         upper_bound: c.upper_bound,
         quality,
     };
+    // GJK's certified lower bound, for a pair that ends without a contact.
+    let apart_bound = match &gjk.status {
+        GjkStatus::BeyondMaxDist(axis) => axis.lower_bound,
+        GjkStatus::Separated(c) | GjkStatus::IterationLimit(c) => c.lower_bound,
+        GjkStatus::Stalled { estimate, .. } => estimate.lower_bound,
+        GjkStatus::Intersecting(_) => T::neg_infinity(),
+    };
     outcome.contact = match gjk.status {
         GjkStatus::BeyondMaxDist(_) => None,
         GjkStatus::Separated(c) => {
@@ -150,6 +157,7 @@ pub(crate) fn convex_contact<T: Real>(
             Some(contact)
         }
     };
+    outcome.lower_bound = outcome.contact.map_or(apart_bound, |c| c.lower_bound);
     outcome
 }
 

@@ -24,7 +24,7 @@ mod convex_gjk;
 mod cuboid_sat;
 mod point_box;
 
-pub use contact::{ContactQuality, LocalContact, PairOutcome};
+pub use contact::{ContactQuality, LocalContact, PairOutcome, Reuse};
 
 use nphase_gjk::{GjkInput, GjkOptions, SimplexCache};
 use nphase_math::{Isometry, Point, Real};
@@ -45,44 +45,34 @@ pub fn query_pair<T: Real>(
 ) -> PairOutcome<T> {
     if let (Shape::Ball(b1), Shape::Ball(b2)) = (shape1, shape2) {
         let t = &pos12.translation.vector;
-        return PairOutcome::closed_form(ball_ball::ball_ball(
-            b1.radius(),
-            b2.radius(),
-            t,
-            prediction,
-        ));
+        let contact = ball_ball::ball_ball(b1.radius(), b2.radius(), t);
+        return PairOutcome::closed_form(contact, prediction);
     }
     let (core1, radius1) = shape1.core();
     let (core2, radius2) = shape2.core();
     match (&core1, &core2) {
         (Core::Cuboid(c), Core::Point) => {
             let t = &pos12.translation.vector;
-            let contact =
-                point_box::cuboid_point(&c.half_extents(), radius1, t, radius2, prediction);
-            return PairOutcome::closed_form(contact);
+            let contact = point_box::cuboid_point(&c.half_extents(), radius1, t, radius2);
+            return PairOutcome::closed_form(contact, prediction);
         }
         (Core::Point, Core::Cuboid(c)) => {
             // In B's frame, where the cuboid sits at the origin, then back with A and B swapped.
             let center1 = pos12.inverse_transform_point(&Point::origin());
-            let contact = point_box::cuboid_point(
-                &c.half_extents(),
-                radius2,
-                &center1.coords,
-                radius1,
-                prediction,
-            )
-            .map(|c| LocalContact {
-                point1: pos12 * c.point2,
-                point2: pos12 * c.point1,
-                normal: -(pos12.rotation * c.normal),
-                ..c
-            });
-            return PairOutcome::closed_form(contact);
+            let contact =
+                point_box::cuboid_point(&c.half_extents(), radius2, &center1.coords, radius1);
+            let contact = LocalContact {
+                point1: pos12 * contact.point2,
+                point2: pos12 * contact.point1,
+                normal: -(pos12.rotation * contact.normal),
+                ..contact
+            };
+            return PairOutcome::closed_form(contact, prediction);
         }
         (Core::Cuboid(a), Core::Cuboid(b)) => {
             if let Some(contact) = cuboid_sat::cuboid_penetration(a, b, pos12) {
                 let contact = contact.grown_by(radius1, radius2);
-                return PairOutcome::closed_form((contact.dist <= prediction).then_some(contact));
+                return PairOutcome::closed_form(contact, prediction);
             }
         }
         _ => {}

@@ -18,8 +18,7 @@ pub(crate) fn cuboid_point<T: Real>(
     radius1: T,
     center2: &Vector<T>,
     radius2: T,
-    prediction: T,
-) -> Option<LocalContact<T>> {
+) -> LocalContact<T> {
     let clamped = center2.zip_map(half, |p, h| Float::min(Float::max(p, -h), h));
     let offset = center2 - clamped;
     let (normal, core_distance, on_core) = match nphase_math::normalize_robust(&offset) {
@@ -37,16 +36,13 @@ pub(crate) fn cuboid_point<T: Real>(
         }
     };
     let dist = core_distance - radius1 - radius2;
-    if dist > prediction {
-        return None;
-    }
     let n = normal.into_inner();
-    Some(LocalContact::exact(
+    LocalContact::exact(
         Point::from(on_core + n * radius1),
         Point::from(center2 - n * radius2),
         normal,
         dist,
-    ))
+    )
 }
 
 #[cfg(test)]

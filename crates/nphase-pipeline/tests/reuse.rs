@@ -1,0 +1,174 @@
+//! Certified reuse across frames against full recomputation.
+//!
+//! Coherent random sequences of every pair of shape kinds (the zoo) run through the per-pair
+//! unit with one state and manifold kept across frames, in three motions — *moving* (B drifts
+//! 1e-3 units and turns 1e-3 rad a frame), *resting* (B still, a jitter on one frame in four),
+//! *tumbling* (B turns 0.05 rad a frame about a random axis) — from placements near contact and
+//! apart (up to 0.6 units). Every frame that a shortcut answered is checked against a cold,
+//! full query of the same pose:
+//!
+//! * `Unchanged`: the pose is bitwise the last full computation's, so the cold query must have
+//!   a contact exactly when the manifold has points, with the deepest point's distance and the
+//!   normal's support gap within docs/accuracy.md's tolerance of it;
+//! * `Apart`: the cold query must find no contact within the prediction (its certified lower
+//!   bound beyond it, up to the tolerance).
+//!
+//! A guard checks that both shortcuts were taken often, and full computations too.
+
+mod common;
+
+use common::{Iso, V, random_pair, random_unit, rel_tol, rng, scale, zoo};
+use nphase_gjk::SimplexCache;
+use nphase_math::nalgebra::UnitQuaternion;
+use nphase_pipeline::{
+    ContactManifold, PairInput, PairState, PairWorkspace, Reuse, query_pair, update_manifold,
+};
+use nphase_shapes::{Shape, SupportMap};
+use proptest::prelude::*;
+use rand::Rng;
+
+const PREDICTION: f64 = 0.02;
+const FRAMES: usize = 24;
+
+/// Counts of each path, over a run.
+#[derive(Debug, Default)]
+struct Paths {
+    computed: usize,
+    unchanged: usize,
+    apart: usize,
+}
+
+/// The support gap of `a` (at the origin) and `b` (at `pos12`) along `n` (A → B).
+fn gap(a: &Shape<f64>, b: &Shape<f64>, pos12: &Iso, n: &V) -> f64 {
+    -a.local_support_point(n).coords.dot(n) - b.support_point(pos12, &-n).coords.dot(&-n)
+}
+
+/// Runs one pair in `motion` (0 moving, 1 resting, 2 tumbling) and checks every shortcut.
+fn check_sequence(
+    a: &Shape<f64>,
+    b: &Shape<f64>,
+    start: Iso,
+    motion: u8,
+    rng: &mut rand_pcg::Pcg64,
+    paths: &mut Paths,
+) -> Result<(), TestCaseError> {
+    let (mut state, mut manifold) = (PairState::new(), ContactManifold::default());
+    let mut workspace = PairWorkspace::new();
+    let tol = rel_tol(a, b) * scale(a, b);
+    let axis = random_unit(rng);
+    let drift = random_unit(rng) * 1e-3;
+    let mut pos12 = start;
+    for frame in 0..FRAMES {
+        match motion {
+            0 => {
+                pos12.translation.vector += drift;
+                pos12.rotation = UnitQuaternion::from_scaled_axis(axis * 1e-3) * pos12.rotation;
+            }
+            1 if frame % 4 == 3 => {
+                pos12.translation.vector += random_unit(rng) * 1e-4;
+            }
+            1 => {}
+            _ => pos12.rotation = UnitQuaternion::from_scaled_axis(axis * 0.05) * pos12.rotation,
+        }
+        let input = PairInput {
+            shape1: a,
+            shape2: b,
+            pos12,
+            prediction: PREDICTION,
+        };
+        let outcome = update_manifold(&input, &mut state, &mut manifold, &mut workspace);
+        let cold = query_pair(
+            a,
+            b,
+            &pos12,
+            PREDICTION,
+            &mut SimplexCache::EMPTY.clone(),
+            &mut workspace,
+        );
+        match outcome.reuse {
+            Reuse::Computed => paths.computed += 1,
+            Reuse::Unchanged => {
+                paths.unchanged += 1;
+                prop_assert_eq!(
+                    manifold.points.is_empty(),
+                    cold.contact.is_none(),
+                    "frame {}: unchanged manifold {:?} vs cold {:?}",
+                    frame,
+                    manifold,
+                    cold.contact
+                );
+                if let (Some(c), Some(deepest)) = (cold.contact, manifold.deepest()) {
+                    prop_assert!(
+                        (deepest.dist - c.dist).abs() <= 2.0 * tol,
+                        "frame {}: deepest {} vs cold {}",
+                        frame,
+                        deepest.dist,
+                        c.dist
+                    );
+                    let along = gap(a, b, &pos12, &manifold.local_normal1.into_inner());
+                    prop_assert!(
+                        (along - c.dist).abs() <= 3.0 * tol,
+                        "frame {}: the kept normal's gap {} vs cold {}",
+                        frame,
+                        along,
+                        c.dist
+                    );
+                }
+            }
+            Reuse::Apart => {
+                paths.apart += 1;
+                prop_assert!(manifold.points.is_empty());
+                prop_assert!(
+                    cold.contact.is_none_or(|c| c.dist > PREDICTION - tol),
+                    "frame {}: certified apart, cold {:?}",
+                    frame,
+                    cold.contact
+                );
+                prop_assert!(cold.lower_bound > PREDICTION - tol);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_all(seed: u64, motion: u8) -> Result<Paths, TestCaseError> {
+    let zoo = zoo();
+    let mut rng = rng(seed);
+    let mut paths = Paths::default();
+    for i in 0..zoo.len() {
+        for j in 0..zoo.len() {
+            // Near contact (half of them) or apart by up to 0.6.
+            let target = if rng.random_bool(0.5) {
+                rng.random_range(-0.03..0.01)
+            } else {
+                rng.random_range(0.03..0.6)
+            };
+            let (a, b) = random_pair(&zoo, (i, j), 0, target, rng.random_bool(0.5), &mut rng);
+            let start = a.pose.inv_mul(&b.pose);
+            check_sequence(&a.shape, &b.shape, start, motion, &mut rng, &mut paths)?;
+        }
+    }
+    Ok(paths)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
+
+    #[test]
+    fn reuse_agrees_with_full_recomputation(seed in any::<u64>(), motion in 0u8..3) {
+        let paths = check_all(seed, motion)?;
+        // Representative: moving and tumbling pairs apart are certified apart on many frames
+        // (1e-3 a frame is far below the gaps); resting ones are mostly answered by a shortcut
+        // (unchanged, or apart once a jitter moved them off the last full computation).
+        let frames = paths.computed + paths.unchanged + paths.apart;
+        prop_assert!(paths.computed > 0);
+        match motion {
+            1 => prop_assert!(
+                paths.unchanged > 0 && (paths.unchanged + paths.apart) * 3 > frames * 2,
+                "{:?}",
+                paths
+            ),
+            _ => prop_assert!(paths.apart * 5 > frames, "{:?}", paths),
+        }
+    }
+}

@@ -1,0 +1,64 @@
+//! The `serde` feature: shapes, manifolds and pair states survive a round trip through JSON,
+//! and a pair restored from a saved state goes on exactly as the one that was never saved
+//! (same manifolds, ids and impulses, bit for bit).
+
+use nphase::math::{Isometry, Vector};
+use nphase::pipeline::{ContactManifold, PairInput, PairState, PairWorkspace, update_manifold};
+use nphase::shapes::{Cuboid, Cylinder, Shape};
+
+fn step(
+    shapes: &(Shape<f64>, Shape<f64>),
+    frame: u32,
+    state: &mut PairState<f64>,
+    manifold: &mut ContactManifold<f64>,
+) {
+    let t = f64::from(frame);
+    let input = PairInput {
+        shape1: &shapes.0,
+        shape2: &shapes.1,
+        pos12: Isometry::new(
+            Vector::new(0.01 * t, 0.998, 0.0),
+            Vector::new(0.0, 0.02 * t, 0.001 * t),
+        ),
+        prediction: 0.02,
+    };
+    update_manifold(&input, state, manifold, &mut PairWorkspace::new());
+    for p in &mut manifold.points {
+        p.normal_impulse = t + 1.0;
+        p.tangent_impulse = [0.5 * t, -t];
+    }
+}
+
+#[test]
+fn a_restored_pair_goes_on_as_if_never_saved() {
+    for shapes in [
+        (
+            Shape::Cuboid(Cuboid::new(Vector::new(2.0, 0.5, 2.0)).expect("valid")),
+            Shape::Cuboid(Cuboid::new(Vector::new(0.5, 0.5, 0.5)).expect("valid")),
+        ),
+        (
+            Shape::Cuboid(Cuboid::new(Vector::new(2.0, 0.5, 2.0)).expect("valid")),
+            Shape::Cylinder(Cylinder::new(0.5, 0.4).expect("valid")),
+        ),
+    ] {
+        let text = serde_json::to_string(&shapes).expect("shapes serialize");
+        let restored_shapes: (Shape<f64>, Shape<f64>) =
+            serde_json::from_str(&text).expect("shapes deserialize");
+        assert_eq!(restored_shapes, shapes);
+
+        let (mut state, mut manifold) = (PairState::new(), ContactManifold::default());
+        for frame in 0..5 {
+            step(&shapes, frame, &mut state, &mut manifold);
+        }
+        assert!(!manifold.points.is_empty());
+        let saved = serde_json::to_string(&(state, manifold.clone())).expect("state serializes");
+        let (mut state2, mut manifold2): (PairState<f64>, ContactManifold<f64>) =
+            serde_json::from_str(&saved).expect("state deserializes");
+        assert_eq!((state2, &manifold2), (state, &manifold));
+        for frame in 5..10 {
+            step(&shapes, frame, &mut state, &mut manifold);
+            step(&restored_shapes, frame, &mut state2, &mut manifold2);
+            assert_eq!(manifold2, manifold, "frame {frame}");
+        }
+    }
+}
