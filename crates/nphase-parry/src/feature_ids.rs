@@ -16,7 +16,7 @@ const CODE_MASK: u32 = 0x3fff_ffff;
 
 /// `(fid1, fid2)` of a point with nphase id `id`.
 pub(crate) fn parry_feature_ids(id: ContactId) -> (PackedFeatureId, PackedFeatureId) {
-    (packed(id.a), packed(id.b))
+    (packed(id.a()), packed(id.b()))
 }
 
 fn packed(feature: FeatureId) -> PackedFeatureId {

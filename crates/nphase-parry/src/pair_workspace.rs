@@ -4,13 +4,13 @@
 //! as long as the pair (rapier keeps one per contact pair, and drops it when a collider's shape
 //! changes). parry's convex pairs leave it empty; nphase stores [`NphasePair`] there: the two
 //! converted shapes (each with the [`SourceKey`] it was made from, so hulls are converted once,
-//! and a round shape's `Arc` is not rebuilt every frame) and nphase's `PairState` (GJK's
-//! warm-start cache).
+//! and a round shape's `Arc` is not rebuilt every frame) and nphase's `PairState` and
+//! last manifold (what `update_manifold` starts from).
 //!
 //! This is one small heap allocation per pair, made when the pair first reaches the
 //! narrowphase; parry's workspace type (`Box<dyn WorkspaceData>`) leaves no other choice.
 
-use nphase_pipeline::PairState;
+use nphase_pipeline::{ContactManifold, PairState};
 use nphase_shapes::Shape;
 use parry3d_031::query::{ContactManifoldsWorkspace, TypedWorkspaceData, WorkspaceData};
 use parry3d_031::shape as ps;
@@ -22,14 +22,18 @@ use crate::shape_conversion::{ConversionError, SourceKey, convert_with};
 #[derive(Clone, Debug)]
 pub(crate) struct NphasePair {
     shapes: [Option<Resolved>; 2],
-    /// nphase's per-pair state (GJK's warm start), valid for the shapes in `shapes`.
+    /// nphase's per-pair state (GJK's warm start, the manifold's history, the last full
+    /// computation for certified reuse), valid for the shapes in `shapes`.
     state: PairState<f32>,
+    /// nphase's manifold of last frame, which `update_manifold` starts from (and returns as it
+    /// is when its reuse is certified).
+    manifold: ContactManifold<f32>,
 }
 
-// Two converted shapes (56 bytes each) with their 44-byte keys, and nphase's PairState (68
-// bytes: GJK's cache and the manifold's history): the heap block each pair adds. Pinned so
-// that it does not grow unnoticed.
-const _: () = assert!(size_of::<NphasePair>() <= 296);
+// The heap block each pair adds is two of these (a 56-byte shape and its 44-byte key),
+// nphase's PairState and ContactManifold (sized by nphase-pipeline). Pinned so that the
+// adapter's part does not grow unnoticed.
+const _: () = assert!(size_of::<Option<Resolved>>() <= 112);
 
 /// A converted shape (or nphase's refusal) and what it was converted from.
 #[derive(Clone, Debug)]
@@ -43,6 +47,7 @@ impl Default for NphasePair {
         NphasePair {
             shapes: [None, None],
             state: PairState::new(),
+            manifold: ContactManifold::default(),
         }
     }
 }
@@ -92,12 +97,14 @@ impl NphasePair {
         }
         if changed {
             self.state = PairState::new();
+            self.manifold = ContactManifold::default();
         }
         match &self.shapes {
             [Some(a), Some(b)] => Ok(Ready {
                 shape1: a.shape.as_ref()?,
                 shape2: b.shape.as_ref()?,
                 state: &mut self.state,
+                manifold: &mut self.manifold,
             }),
             // Both slots were filled above.
             _ => Err(&UNRESOLVED),
@@ -115,4 +122,5 @@ pub(crate) struct Ready<'a> {
     pub(crate) shape1: &'a Shape<f32>,
     pub(crate) shape2: &'a Shape<f32>,
     pub(crate) state: &'a mut PairState<f32>,
+    pub(crate) manifold: &'a mut ContactManifold<f32>,
 }

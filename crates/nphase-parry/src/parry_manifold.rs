@@ -14,8 +14,10 @@
 //! 4. `local_n1` is nphase's normal (A's frame), `local_n2 = −normal` in B's frame. A pair
 //!    beyond the prediction distance leaves no points and keeps last frame's normals.
 //!
-//! Scratch space (EPA's polytope, clipping buffers, nphase's manifold) is
-//! per thread and reused, so a pair allocates nothing once the buffers have grown.
+//! nphase's own manifold of the pair is kept with its state in the pair's workspace, since
+//! `update_manifold` starts from last frame's (and returns it as it is when the pose did not
+//! change: nphase's certified reuse). Scratch space (EPA's polytope, clipping buffers) is per
+//! thread and reused, so a pair allocates nothing once the buffers have grown.
 
 use std::cell::RefCell;
 
@@ -44,8 +46,6 @@ pub(crate) struct PairReport {
 #[derive(Debug, Default)]
 struct Scratch {
     pair: PairWorkspace<f32>,
-    /// nphase's manifold of the pair at hand (emptied before each pair: see the module doc).
-    manifold: NphaseManifold<f32>,
 }
 
 thread_local! {
@@ -55,36 +55,41 @@ thread_local! {
 /// Runs the pair (see the module doc) and writes its manifold into `manifold`.
 pub(crate) fn collide_into<M, C: Copy + Default>(
     input: &PairInput<'_, f32>,
-    state: &mut PairState<f32>,
+    pair: Pair<'_>,
     manifold: &mut ContactManifold<M, C>,
 ) -> PairReport {
     SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-        Ok(mut scratch) => collide_with(input, state, manifold, &mut scratch),
+        Ok(mut scratch) => collide_with(input, pair, manifold, &mut scratch),
         // Only a re-entrant call (a dispatcher calling itself from inside a query) finds the
         // scratch taken; it gets its own.
-        Err(_) => collide_with(input, state, manifold, &mut Scratch::default()),
+        Err(_) => collide_with(input, pair, manifold, &mut Scratch::default()),
     })
+}
+
+/// What nphase keeps of a pair: its state and last frame's nphase manifold.
+pub(crate) struct Pair<'a> {
+    pub(crate) state: &'a mut PairState<f32>,
+    pub(crate) manifold: &'a mut NphaseManifold<f32>,
 }
 
 fn collide_with<M, C: Copy + Default>(
     input: &PairInput<'_, f32>,
-    state: &mut PairState<f32>,
+    pair: Pair<'_>,
     manifold: &mut ContactManifold<M, C>,
     scratch: &mut Scratch,
 ) -> PairReport {
-    scratch.manifold.points.clear();
-    let outcome = update_manifold(input, state, &mut scratch.manifold, &mut scratch.pair);
+    let outcome = update_manifold(input, pair.state, pair.manifold, &mut scratch.pair);
     let mut report = PairReport {
         inexact: outcome.quality != ContactQuality::Converged,
         points: 0,
         carried: 0,
     };
-    let points = &scratch.manifold.points;
+    let points = &pair.manifold.points;
     if points.is_empty() {
         manifold.points.clear();
         return report;
     }
-    let normal1 = scratch.manifold.local_normal1;
+    let normal1 = pair.manifold.local_normal1;
     let mut fresh: ArrayVec<TrackedContact<C>, MAX_MANIFOLD_POINTS> = ArrayVec::new();
     for p in points {
         let (fid1, fid2) = parry_feature_ids(p.id);
