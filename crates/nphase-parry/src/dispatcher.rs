@@ -38,7 +38,7 @@ use parry3d_031::shape as ps;
 use crate::glam_nalgebra::{point_from_na, pose_is_finite, pose_to_na, vector_from_na};
 use crate::hull_cache::HullCache;
 use crate::pair_workspace::NphasePair;
-use crate::parry_manifold::{NphaseSide, PairReport, collide_into};
+use crate::parry_manifold::{Pair, PairReport, collide_into};
 use crate::shape_conversion::{convert_with, source_key};
 
 /// parry 0.31's query dispatcher with nphase on convex pairs (see the module doc).
@@ -368,14 +368,11 @@ where
                     pos12: pose_to_na(pos12),
                     prediction,
                 };
-                let report = collide_into(
-                    &input,
-                    NphaseSide {
-                        state: ready.state,
-                        manifold: ready.manifold,
-                    },
-                    &mut manifolds[0],
-                );
+                let pair = Pair {
+                    state: ready.state,
+                    manifold: ready.manifold,
+                };
+                let report = collide_into(&input, pair, &mut manifolds[0]);
                 self.count_pair(report);
                 return Ok(());
             }
@@ -408,14 +405,12 @@ where
                 pos12: q.pos12,
                 prediction,
             };
-            let report = collide_into(
-                &input,
-                NphaseSide {
-                    state: &mut PairState::new(),
-                    manifold: &mut NphaseManifold::default(),
-                },
-                manifold,
-            );
+            let (mut state, mut last) = (PairState::new(), NphaseManifold::default());
+            let pair = Pair {
+                state: &mut state,
+                manifold: &mut last,
+            };
+            let report = collide_into(&input, pair, manifold);
             self.count_pair(report);
             return Ok(());
         }

@@ -4,9 +4,8 @@
 //! as long as the pair (rapier keeps one per contact pair, and drops it when a collider's shape
 //! changes). parry's convex pairs leave it empty; nphase stores [`NphasePair`] there: the two
 //! converted shapes (each with the [`SourceKey`] it was made from, so hulls are converted once,
-//! and a round shape's `Arc` is not rebuilt every frame), nphase's `PairState` and the pair's
-//! nphase manifold — last frame's points, which the per-pair unit needs for its id and
-//! reduction hysteresis and hands back as they are when the pose did not change.
+//! and a round shape's `Arc` is not rebuilt every frame) and nphase's `PairState` and
+//! last manifold (what `update_manifold` starts from).
 //!
 //! This is one small heap allocation per pair, made when the pair first reaches the
 //! narrowphase; parry's workspace type (`Box<dyn WorkspaceData>`) leaves no other choice.
@@ -23,17 +22,18 @@ use crate::shape_conversion::{ConversionError, SourceKey, convert_with};
 #[derive(Clone, Debug)]
 pub(crate) struct NphasePair {
     shapes: [Option<Resolved>; 2],
-    /// nphase's per-pair state, valid for the shapes in `shapes`.
+    /// nphase's per-pair state (GJK's warm start, the manifold's history, the last full
+    /// computation for certified reuse), valid for the shapes in `shapes`.
     state: PairState<f32>,
-    /// nphase's manifold of the pair, last frame's until the next query.
+    /// nphase's manifold of last frame, which `update_manifold` starts from (and returns as it
+    /// is when its reuse is certified).
     manifold: ContactManifold<f32>,
 }
 
-// Two converted shapes (56 bytes each) with their 44-byte keys, nphase's PairState (92 bytes:
-// GJK's cache, the manifold's history and the last full computation for certified reuse) and
-// its manifold (264 bytes): the heap block each pair adds. Pinned so that it does not grow
-// unnoticed.
-const _: () = assert!(size_of::<NphasePair>() <= 584);
+// The heap block each pair adds is two of these (a 56-byte shape and its 44-byte key),
+// nphase's PairState and ContactManifold (sized by nphase-pipeline). Pinned so that the
+// adapter's part does not grow unnoticed.
+const _: () = assert!(size_of::<Option<Resolved>>() <= 112);
 
 /// A converted shape (or nphase's refusal) and what it was converted from.
 #[derive(Clone, Debug)]

@@ -14,9 +14,10 @@
 //! 4. `local_n1` is nphase's normal (A's frame), `local_n2 = −normal` in B's frame. A pair
 //!    beyond the prediction distance leaves no points and keeps last frame's normals.
 //!
-//! The pair's nphase manifold is kept with its state (the per-pair unit's contract: last
-//! frame's manifold in, this frame's out). Scratch space (EPA's polytope, clipping buffers) is
-//! per thread and reused, so a pair allocates nothing once the buffers have grown.
+//! nphase's own manifold of the pair is kept with its state in the pair's workspace, since
+//! `update_manifold` starts from last frame's (and returns it as it is when the pose did not
+//! change: nphase's certified reuse). Scratch space (EPA's polytope, clipping buffers) is per
+//! thread and reused, so a pair allocates nothing once the buffers have grown.
 
 use std::cell::RefCell;
 
@@ -41,37 +42,43 @@ pub(crate) struct PairReport {
     pub(crate) carried: u8,
 }
 
-thread_local! {
-    static SCRATCH: RefCell<PairWorkspace<f32>> = RefCell::new(PairWorkspace::new());
+/// Per-thread scratch of pair queries.
+#[derive(Debug, Default)]
+struct Scratch {
+    pair: PairWorkspace<f32>,
 }
 
-/// The pair's nphase state and manifold (last frame's on entry).
-pub(crate) struct NphaseSide<'a> {
-    pub(crate) state: &'a mut PairState<f32>,
-    pub(crate) manifold: &'a mut NphaseManifold<f32>,
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
 /// Runs the pair (see the module doc) and writes its manifold into `manifold`.
 pub(crate) fn collide_into<M, C: Copy + Default>(
     input: &PairInput<'_, f32>,
-    pair: NphaseSide<'_>,
+    pair: Pair<'_>,
     manifold: &mut ContactManifold<M, C>,
 ) -> PairReport {
     SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
         Ok(mut scratch) => collide_with(input, pair, manifold, &mut scratch),
         // Only a re-entrant call (a dispatcher calling itself from inside a query) finds the
         // scratch taken; it gets its own.
-        Err(_) => collide_with(input, pair, manifold, &mut PairWorkspace::new()),
+        Err(_) => collide_with(input, pair, manifold, &mut Scratch::default()),
     })
+}
+
+/// What nphase keeps of a pair: its state and last frame's nphase manifold.
+pub(crate) struct Pair<'a> {
+    pub(crate) state: &'a mut PairState<f32>,
+    pub(crate) manifold: &'a mut NphaseManifold<f32>,
 }
 
 fn collide_with<M, C: Copy + Default>(
     input: &PairInput<'_, f32>,
-    pair: NphaseSide<'_>,
+    pair: Pair<'_>,
     manifold: &mut ContactManifold<M, C>,
-    scratch: &mut PairWorkspace<f32>,
+    scratch: &mut Scratch,
 ) -> PairReport {
-    let outcome = update_manifold(input, pair.state, pair.manifold, scratch);
+    let outcome = update_manifold(input, pair.state, pair.manifold, &mut scratch.pair);
     let mut report = PairReport {
         inexact: outcome.quality != ContactQuality::Converged,
         points: 0,
