@@ -352,10 +352,36 @@ fn one_shot_queries_agree_with_parry() {
                 .expect("convex");
             if let (Some(c), Some(e)) = (c, e) {
                 assert!((c.dist - e.dist).abs() <= tol, "{name1}–{name2}");
-                // normal2 is in B's frame: it is −normal1 seen from B.
+                // The exact check, independent of parry's own (approximate) answer: the gap of
+                // the two shapes' supports along the normal is the distance (f32 accuracy,
+                // 1e-4 × scale; ×4 for the rounding of parry's support maps).
+                let exact = 4e-4 * reach;
+                let gap = support_gap(&pos12, g1, g2, c.normal1);
+                assert!(
+                    (gap - c.dist).abs() <= exact,
+                    "{name1}–{name2}: {gap} vs {}",
+                    c.dist
+                );
+                // Each point in its own shape's frame, on its surface along its normal:
+                // normal2 is in B's frame, −normal1 seen from B.
                 let n2 = pos12.rotation * c.normal2;
                 assert!((n2 + c.normal1).length() < 1e-5);
-                assert!((((pos12 * c.point2) - c.point1).dot(c.normal1) - c.dist).abs() <= tol);
+                let (s1, s2) = (
+                    g1.as_support_map().expect("convex"),
+                    g2.as_support_map().expect("convex"),
+                );
+                let on1 =
+                    s1.local_support_point(c.normal1).dot(c.normal1) - c.point1.dot(c.normal1);
+                let on2 =
+                    s2.local_support_point(c.normal2).dot(c.normal2) - c.point2.dot(c.normal2);
+                assert!(
+                    on1.abs() <= exact && on2.abs() <= exact,
+                    "{name1}–{name2}: {on1} {on2}"
+                );
+                assert!(
+                    (((pos12 * c.point2) - c.point1).dot(c.normal1) - c.dist).abs() <= exact,
+                    "{name1}–{name2}"
+                );
             }
             match dispatcher
                 .closest_points(&pos12, g1, g2, 0.1)
