@@ -235,37 +235,21 @@ fn nearly_touching_triangles_are_within_the_prediction() {
     triangles_within_prediction::<f32>();
 }
 
-/// Identical shapes at the same pose: the depth is the shape's smallest width, and every normal
-/// attaining it is valid. parry3d takes 6× longer on coincident cones than on offset ones. For
-/// the cuboid the answer is exact; the cylinder's and the cone's minima are a whole valley
-/// (every radial direction), where EPA cannot certify the global gap cheaply: after half its
-/// budget it refines along the best normal found, which gives a valid answer in bounded work.
+/// Identical boxes at the same pose: the depth is the box's smallest width (an exact answer).
+/// The curved cases are [`coincident_curved`]'s.
 fn coincident<T: Real>() {
     let at = pose([1.0, 2.0, 3.0], [0.3, -0.2, 0.1]);
-    // Cone of half-height h and radius r: the smallest width is 2r / √(1 + (r / 2h)²).
-    let (h, r) = (0.5f64, 0.3f64);
-    let cone_width = 2.0 * r / (1.0 + (r / (2.0 * h)).powi(2)).sqrt();
-    let cases: [(Shape<T>, f64, bool); 3] = [
-        (cuboid([0.5, 0.3, 0.2]), 0.4, false),
-        (cylinder(0.5, 0.3), 0.6, true),
-        (cone(h, r), cone_width, true),
-    ];
-    for (shape, width, curved) in cases {
-        let a = Posed {
-            shape: shape.clone(),
-            pose: at,
-        };
-        let b = Posed { shape, pose: at };
-        let tol = match (size_of::<T>() == 4, curved) {
-            (true, _) => 1e-4 * scale(&a, &b),
-            // The oracle itself certifies coincident cones only to 3.3e-5 (a valley);
-            // nphase's local refinement is held to 1e-6 of the scale there.
-            (false, true) => 1e-6 * scale(&a, &b),
-            (false, false) => tolerance(&a, &b, false),
-        };
-        let c = query(&a, &b, 0.0).expect("coincident shapes get a contact");
-        check_contact(&a, &b, &c, -width, tol);
-    }
+    let a = Posed {
+        shape: cuboid::<T>([0.5, 0.3, 0.2]),
+        pose: at,
+    };
+    let b = Posed {
+        shape: a.shape.clone(),
+        pose: at,
+    };
+    let tol = tolerance(&a, &b, false);
+    let c = query(&a, &b, 0.0).expect("coincident shapes get a contact");
+    check_contact(&a, &b, &c, -0.4, tol);
 }
 
 #[test]
@@ -362,4 +346,223 @@ fn cylinder_resting_on_slabs<T: Real>() {
 fn cylinder_resting_on_tilted_slabs_meets_the_small_on_large_tolerance() {
     cylinder_resting_on_slabs::<f64>();
     cylinder_resting_on_slabs::<f32>();
+}
+
+/// The meridian profile of a body of revolution about +y (half-height `h`, radius `r`): its
+/// support value along a direction at angle `φ` from +y (any sign: the profile is symmetric).
+#[derive(Clone, Copy)]
+enum Profile {
+    Cylinder(f64, f64),
+    Cone(f64, f64),
+}
+
+impl Profile {
+    fn shape<T: Real>(self) -> Shape<T> {
+        match self {
+            Profile::Cylinder(h, r) => cylinder(h, r),
+            Profile::Cone(h, r) => cone(h, r),
+        }
+    }
+
+    /// `h(φ)`: cylinder `r|sin φ| + h|cos φ|`; cone (apex at +h) `max(h cos φ, r|sin φ| −
+    /// h cos φ)`.
+    fn support(self, phi: f64) -> f64 {
+        let (s, c) = phi.sin_cos();
+        match self {
+            Profile::Cylinder(h, r) => r * s.abs() + h * c.abs(),
+            Profile::Cone(h, r) => (h * c).max(r * s.abs() - h * c),
+        }
+    }
+
+    /// The angle from +y where the support point jumps (the profile's kink): π/2 for the
+    /// cylinder's rims, `atan(2h/r)` for the cone's apex against its rim.
+    fn kink(self) -> f64 {
+        match self {
+            Profile::Cylinder(..) => core::f64::consts::FRAC_PI_2,
+            Profile::Cone(h, r) => (2.0 * h).atan2(r),
+        }
+    }
+
+    /// The meridian section, a convex polygon in (radial, axial) coordinates, counter-clockwise.
+    fn section(self) -> Vec<[f64; 2]> {
+        match self {
+            Profile::Cylinder(h, r) => vec![[r, -h], [r, h], [-r, h], [-r, -h]],
+            Profile::Cone(h, r) => vec![[r, -h], [0.0, h], [-r, -h]],
+        }
+    }
+}
+
+/// The exact depth of `a` (at the origin) against `b` moved by `offset` (same orientation):
+/// the distance from `offset` to the boundary of `A − B`, a body of revolution whose meridian
+/// section is the Minkowski sum of A's section and B's mirrored one (support functions add, and
+/// the point of the boundary nearest to `offset` lies in `offset`'s meridian plane). For a point
+/// inside a convex polygon that distance is the smallest, over the edges, of the edge line's
+/// offset minus the point's projection on its outward normal.
+fn shifted_depth(a: Profile, b: Profile, offset: &Vector<f64>) -> f64 {
+    let mut points = Vec::new();
+    for p in a.section() {
+        for q in b.section() {
+            points.push([p[0] - q[0], p[1] - q[1]]);
+        }
+    }
+    // The convex hull of the sums (gift wrapping; a dozen points).
+    let start = (0..points.len())
+        .min_by(|&i, &j| points[i].partial_cmp(&points[j]).expect("finite"))
+        .expect("points");
+    let mut hull = vec![start];
+    loop {
+        let last = points[*hull.last().expect("non-empty")];
+        let mut next = (start + 1) % points.len();
+        for (k, p) in points.iter().enumerate() {
+            let (u, v) = (
+                [points[next][0] - last[0], points[next][1] - last[1]],
+                [p[0] - last[0], p[1] - last[1]],
+            );
+            let cross = u[0] * v[1] - u[1] * v[0];
+            let longer = u[0] * u[0] + u[1] * u[1] < v[0] * v[0] + v[1] * v[1];
+            if cross < 0.0 || (cross == 0.0 && longer) {
+                next = k;
+            }
+        }
+        if next == start {
+            break;
+        }
+        hull.push(next);
+    }
+    let y = offset.y;
+    let radial = (offset.x * offset.x + offset.z * offset.z).sqrt();
+    (0..hull.len())
+        .map(|i| {
+            let (p, q) = (points[hull[i]], points[hull[(i + 1) % hull.len()]]);
+            let (dx, dy) = (q[0] - p[0], q[1] - p[1]);
+            let len = (dx * dx + dy * dy).sqrt();
+            let normal = [dy / len, -dx / len];
+            normal[0] * p[0] + normal[1] * p[1] - (normal[0] * radial + normal[1] * y)
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// The exact depth of `a` against `b` turned about their common centre so that B's axis is at
+/// angle `tilt` from A's. With `F(n) = h_A(n) + h_B(−n)` and `β` the angle from `n` to B's
+/// reversed axis, `F` depends on `∠(n, A's axis)` and `β` only; a minimum inside the angle pairs
+/// a unit `n` realises is a kink of both profiles (feasible when `|α − β| ≤ π − tilt ≤ α + β ≤
+/// π + tilt`), and on their boundary `n` lies in the plane of the axes, where
+/// `F(ω) = h_A(ω) + h_B(ω + π − tilt)` is a sinusoid between the profiles' breakpoints
+/// (0, π, ±kink relative to each axis), positive and therefore concave: its minimum is at one of
+/// them.
+fn tilted_depth(a: Profile, b: Profile, tilt: f64) -> f64 {
+    use core::f64::consts::PI;
+    let plane = |omega: f64| a.support(omega) + b.support(omega + PI - tilt);
+    let mut best = f64::INFINITY;
+    for (at, kink) in [(0.0, a.kink()), (tilt - PI, b.kink())] {
+        for offset in [0.0, PI, kink, -kink, PI / 2.0, -PI / 2.0] {
+            best = best.min(plane(at + offset));
+        }
+    }
+    let (alpha, beta) = (a.kink(), b.kink());
+    if (alpha - beta).abs() <= PI - tilt && PI - tilt <= alpha + beta && alpha + beta <= PI + tilt {
+        best = best.min(a.support(alpha) + b.support(beta));
+    }
+    best
+}
+
+/// Coincident and nearly coincident curved shapes: cylinder–cylinder (radius below and above
+/// the half-height), cone–cone and cylinder–cone, identical, shifted by 1e-12, 1e-9 and 1e-6
+/// along a skew direction, and turned by 1e-9, 1e-8 and 1e-7 rad about a skew axis through the
+/// common centre, placed away from the world origin; f64 and f32, checked against the exact
+/// depths above at docs/accuracy.md's curved tolerance (1e-7 × scale in f64, 1e-4 × scale in
+/// f32), and every answer converged.
+///
+/// What failed: the depth of such pairs is attained along a whole circle of normals (or, shifted
+/// or turned, nearly so). EPA had to refine its polytope all around the circle before its lower
+/// bound certified anything; it ended on its iteration cap, refining locally, 6× (cylinders) and
+/// 31× (cones) the curved tolerance too deep, reported as an iteration limit. Why it passes:
+/// cylinder and cone cores whose axes are parallel or meet go to the exact solution of
+/// `collide/revolution.rs` (the plane of the axes and the profiles' kinks), certified by the
+/// distance to the exactly parallel or meeting configuration.
+fn coincident_curved<T: Real>() {
+    let (h, r) = (0.5, 0.3);
+    let pairs = [
+        (
+            "cylinders, r < h",
+            Profile::Cylinder(h, r),
+            Profile::Cylinder(h, r),
+        ),
+        (
+            "cylinders, h < r",
+            Profile::Cylinder(r, h),
+            Profile::Cylinder(r, h),
+        ),
+        ("cones", Profile::Cone(h, r), Profile::Cone(h, r)),
+        (
+            "cylinder and cone",
+            Profile::Cylinder(h, r),
+            Profile::Cone(h, r),
+        ),
+    ];
+    let skew = Vector::new(0.3, 0.5, 0.8).normalize();
+    let at = Isometry::from_parts(
+        Translation3::new(1.0, 2.0, 3.0),
+        UnitQuaternion::from_euler_angles(0.3, -0.2, 0.1),
+    );
+    for (name, pa, pb) in pairs {
+        let mut placements: Vec<(String, Isometry<f64>)> =
+            vec![("identical".to_owned(), Isometry::identity())];
+        for d in [1e-12, 1e-9, 1e-6] {
+            let v = skew * d;
+            placements.push((
+                format!("shifted by {d:e}"),
+                Isometry::translation(v.x, v.y, v.z),
+            ));
+        }
+        for t in [1e-9, 1e-8, 1e-7] {
+            let turn = UnitQuaternion::from_axis_angle(&Unit::new_normalize(skew), t);
+            placements.push((
+                format!("turned by {t:e}"),
+                Isometry::from_parts(Translation3::identity(), turn),
+            ));
+        }
+        for (placement, local) in placements {
+            let axis: Vector<f64> = local.rotation * Vector::y();
+            let tilt = axis.cross(&Vector::y()).norm().atan2(axis.y);
+            let depth = if tilt > 0.0 {
+                tilted_depth(pa, pb, tilt)
+            } else {
+                shifted_depth(pa, pb, &local.translation.vector)
+            };
+            let cast = |p: &Isometry<f64>| -> Isometry<T> { convert(*p) };
+            let a = Posed {
+                shape: pa.shape::<T>(),
+                pose: cast(&at),
+            };
+            let b = Posed {
+                shape: pb.shape::<T>(),
+                pose: cast(&(at * local)),
+            };
+            let tol = tolerance(&a, &b, true);
+            let c = query(&a, &b, 0.0).expect("overlapping shapes get a contact");
+            let context = format!(
+                "{name} {placement}, {}",
+                if size_of::<T>() == 4 { "f32" } else { "f64" }
+            );
+            assert!(
+                c.quality == nphase::pipeline::ContactQuality::Converged,
+                "{context}: {:?}",
+                c.quality
+            );
+            assert!(
+                (c.dist.as_f64() + depth).abs() <= tol,
+                "{context}: dist {} vs exact {}",
+                c.dist,
+                -depth
+            );
+            check_contact(&a, &b, &c, -depth, tol);
+        }
+    }
+}
+
+#[test]
+fn coincident_cylinders_and_cones_converge_to_their_exact_depths() {
+    coincident_curved::<f64>();
+    coincident_curved::<f32>();
 }

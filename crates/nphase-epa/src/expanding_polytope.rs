@@ -150,7 +150,8 @@ where
             // The honest global gap may still meet docs/accuracy.md's promise (a small shape
             // against a large curved one: its faces are all about as close, so the closest
             // face's own gap closes slowly, but the bracket is narrow): then it is converged.
-            let status = if gap <= T::TOLERANCES.promise(small, size) {
+            let large = Float::min(pair.large_scale(), size);
+            let status = if gap <= T::TOLERANCES.promise(small, large, size) {
                 EpaStatus::Converged(penetration)
             } else {
                 EpaStatus::IterationLimit(penetration)

@@ -136,8 +136,9 @@ pub struct GjkInput<'a, A: ?Sized, B: ?Sized, T: Real> {
     pub pos12: Isometry<T>,
     /// Stop as soon as the signed distance is proven larger than this (`+∞`: never).
     pub max_dist: T,
-    /// The sizes of shape A and shape B: the half-diagonals of their local bounding boxes,
-    /// radii included. The accuracy is relative to the smaller one, the *small scale*
+    /// The sizes of shape A and shape B, radii included: a length each shape spans, such as the
+    /// half-diagonal of its local bounding box (docs/accuracy.md's measure) or, cheaper and at
+    /// most that, its largest half-extent (what the pipeline passes). The accuracy is relative to the smaller one, the *small scale*
     /// ([`GjkInput::small_scale`], docs/accuracy.md): the convergence tolerances are it times the
     /// relative ones of [`nphase_math::Tolerances`], floored at the rounding of the Minkowski
     /// difference's coordinates, so a pebble on a boulder is resolved to the pebble's precision.
@@ -196,6 +197,11 @@ impl<'a, A: ?Sized, B: ?Sized, T: Real> GjkInput<'a, A, B, T> {
     /// is relative to.
     pub fn small_scale(&self) -> T {
         Float::min(self.shape_sizes[0], self.shape_sizes[1])
+    }
+
+    /// The larger of the two [`shape_sizes`](GjkInput::shape_sizes).
+    pub fn large_scale(&self) -> T {
+        Float::max(self.shape_sizes[0], self.shape_sizes[1])
     }
 
     /// Sets the options.
@@ -373,6 +379,7 @@ where
         size2: T::zero(),
         size: T::zero(),
         shape_sizes: input.shape_sizes,
+        small_scale: input.small_scale(),
     };
     if let Some(simplex) = cache.rebuild(&md) {
         stats.warm_started = true;
@@ -597,6 +604,8 @@ struct State<T: Real> {
     size: T,
     /// [`GjkInput::shape_sizes`].
     shape_sizes: [T; 2],
+    /// [`GjkInput::small_scale`], kept: the tolerances need it several times per iteration.
+    small_scale: T,
 }
 
 impl<T: Real> State<T> {
@@ -617,8 +626,8 @@ impl<T: Real> State<T> {
     /// [`nphase_math::Tolerances::length`]. The small scale is at most `|v|` plus the size seen,
     /// which is what it is when the shapes' sizes are unknown.
     fn tolerance(&self, rel: T) -> T {
-        let small = Float::min(self.shape_sizes[0], self.shape_sizes[1]);
-        T::TOLERANCES.length(rel, Float::min(small, self.v_norm + self.size), self.size)
+        let small = Float::min(self.small_scale, self.v_norm + self.size);
+        T::TOLERANCES.length(rel, small, self.size)
     }
 
     /// The share of a tangential witness mismatch that A's point takes: A's part of the two
@@ -831,8 +840,7 @@ impl<T: Real> State<T> {
 /// The square of the touch distance: `touch` times the small scale (at most the size seen),
 /// above the rounding floor of the size.
 fn touch2<T: Real>(state: &State<T>, touch: T) -> T {
-    let small = Float::min(state.shape_sizes[0], state.shape_sizes[1]);
-    let t = T::TOLERANCES.length(touch, Float::min(small, state.size), state.size);
+    let t = T::TOLERANCES.length(touch, Float::min(state.small_scale, state.size), state.size);
     t * t
 }
 

@@ -29,7 +29,7 @@ mod real;
 pub mod signed_volumes;
 
 pub use basis::{any_unit_perpendicular, normalize_robust, orthonormal_basis};
-pub use real::{Real, Tolerances};
+pub use real::{Real, SMALL_ON_LARGE_RATIO, Tolerances};
 pub use signed_volumes::{SimplexProjection, closest_point_to_origin};
 
 /// Re-export of the nalgebra version nphase is built on (0.34, as parry3d 0.25).

@@ -81,6 +81,10 @@ pub struct Tolerances<T> {
     pub feature_tie: T,
 }
 
+/// The size ratio from which docs/accuracy.md holds a pair to its small-on-large accuracy (the
+/// oracle's disparity family starts there).
+pub const SMALL_ON_LARGE_RATIO: f64 = 20.0;
+
 impl<T: Real> Tolerances<T> {
     /// `rel · small + rounding · size`: a tolerance of `rel` relative to the small scale,
     /// floored at the rounding of coordinates of magnitude `size` (see the type's doc).
@@ -89,12 +93,19 @@ impl<T: Real> Tolerances<T> {
         rel * small + self.rounding * size
     }
 
-    /// The accuracy docs/accuracy.md promises for a pair whose smaller shape has size `small`,
+    /// The accuracy docs/accuracy.md promises for a pair whose shapes have sizes `small ≤ large`,
     /// in coordinates of magnitude `size`: ten times [`Tolerances::accuracy`] relative to the
-    /// small scale plus [`Tolerances::promise_floor`] of the size.
+    /// larger shape for shapes of comparable size, and for a small shape on a large one (a size
+    /// ratio of [`SMALL_ON_LARGE_RATIO`] or more) relative to the small one plus
+    /// [`Tolerances::promise_floor`] of the size.
     #[inline]
-    pub fn promise(&self, small: T, size: T) -> T {
-        T::lit(10.0) * self.accuracy * small + self.promise_floor * size
+    pub fn promise(&self, small: T, large: T, size: T) -> T {
+        let ten = T::lit(10.0);
+        if large < T::lit(SMALL_ON_LARGE_RATIO) * small {
+            ten * self.accuracy * large
+        } else {
+            ten * self.accuracy * small + self.promise_floor * size
+        }
     }
 }
 

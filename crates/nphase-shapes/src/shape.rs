@@ -220,9 +220,18 @@ impl<T: Real> Core<'_, T> {
     /// The bounding box of the core in its local frame; for a convex polyhedron from its
     /// extreme vertices, without support queries.
     pub fn local_aabb(&self) -> Aabb<T> {
+        let centred = |half: Vector<T>| Aabb::new(Point::from(-half), Point::from(half));
         match self {
+            Core::Point => centred(Vector::zeros()),
+            Core::Cuboid(c) => centred(c.half_extents()),
+            Core::Cylinder(c) => centred(Vector::new(c.radius(), c.half_height(), c.radius())),
+            Core::Cone(c) => centred(Vector::new(c.radius(), c.half_height(), c.radius())),
             Core::Convex(c) => c.local_aabb(),
-            _ => self.aabb(&Isometry::identity()),
+            Core::Segment(s) => Aabb::new(s.a().inf(&s.b()), s.a().sup(&s.b())),
+            Core::Triangle(t) => {
+                let [a, b, c] = t.vertices();
+                Aabb::new(a.inf(b).inf(c), a.sup(b).sup(c))
+            }
         }
     }
 

@@ -113,10 +113,12 @@ pub enum Reuse {
 }
 
 impl<T: Real> PairOutcome<T> {
-    /// The outcome of a closed form: exact, no iterations; a contact within `prediction`.
+    /// The outcome of a closed form (no iterations): a contact within `prediction`, its
+    /// certified lower bound and quality either way.
     pub(crate) fn closed_form(contact: LocalContact<T>, prediction: T) -> Self {
         PairOutcome {
-            lower_bound: contact.dist,
+            lower_bound: contact.lower_bound,
+            quality: contact.quality,
             contact: (contact.dist <= prediction).then_some(contact),
             ..PairOutcome::default()
         }

@@ -138,7 +138,8 @@ pub(crate) fn convex_contact<T: Real>(
                     // stalled it short of its much tighter internal gap (f32 on curved shapes
                     // far apart) — and then the estimate is a converged answer; otherwise it
                     // is a fallback.
-                    let certified = gjk_width <= T::TOLERANCES.promise(small, size);
+                    let large = Float::min(input.large_scale(), size + radius1 + radius2);
+                    let certified = gjk_width <= T::TOLERANCES.promise(small, large, size);
                     let quality = if certified {
                         ContactQuality::Converged
                     } else {
@@ -273,7 +274,8 @@ fn settle_witnesses<T: Real>(input: &CoreInput<'_, T>, contact: &mut LocalContac
     let size = w.a.coords.norm() + w.b.coords.norm() + w.w.norm();
     let small = Float::min(input.small_scale(), size);
     let before = error(&contact.point1, &contact.point2);
-    if !(before > T::TOLERANCES.promise(small, size)) {
+    let large = Float::min(input.large_scale(), size);
+    if !(before > T::TOLERANCES.promise(small, large, size)) {
         return;
     }
     let shift = n * (small - contact.dist);
@@ -357,11 +359,13 @@ fn best_sampled_axis<T: Real>(input: &CoreInput<'_, T>, contact: &mut LocalConta
     }
 }
 
-/// The size of a shape given as its core and radius: the half-diagonal of its local bounding
-/// box (the oracle's `scale` and `small_scale` are the larger and smaller of two). See
+/// The size of a shape given as its core and radius, for the tolerances: the largest half-extent
+/// of its local bounding box (radius included). It is within a factor √3 below the half-diagonal
+/// docs/accuracy.md measures sizes with (the oracle's `scale` and `small_scale`), so tolerances
+/// relative to it are at least as tight, and it costs no square root on the hot path. See
 /// [`GjkInput::shape_sizes`].
 pub(crate) fn shape_size<T: Real>(core: &Core<'_, T>, radius: T) -> T {
-    core.local_aabb().loosened(radius).half_diagonal()
+    core.local_aabb().half_extents().amax() + radius
 }
 
 /// Whether a core has a curved support function (EPA converges on it only to a looser

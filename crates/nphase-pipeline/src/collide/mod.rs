@@ -4,6 +4,9 @@
 //! point core with a radius, a capsule a segment core, a rounded shape its inner shape):
 //!
 //! * ball–ball: the centre line (`ball_ball.rs`), exact;
+//! * cylinder or cone cores against each other with parallel or meeting axes (coincident and
+//!   nearly coincident shapes, whose minimum is a valley EPA cannot certify): the plane of the
+//!   axes and the profiles' kinks (`revolution.rs`), exact;
 //! * point core–cuboid core, either order (ball–box, ball–rounded box): the clamped point
 //!   (`point_box.rs`), exact;
 //! * cuboid core–cuboid core: when they overlap, the separating-axis test gives the exact depth
@@ -23,6 +26,7 @@ mod contact;
 mod convex_gjk;
 mod cuboid_sat;
 mod point_box;
+mod revolution;
 
 pub use contact::{ContactQuality, LocalContact, PairOutcome, Reuse};
 pub(crate) use convex_gjk::shape_size;
@@ -69,6 +73,16 @@ pub fn query_pair<T: Real>(
                 ..contact
             };
             return PairOutcome::closed_form(contact, prediction);
+        }
+        (Core::Cylinder(_) | Core::Cone(_), Core::Cylinder(_) | Core::Cone(_)) => {
+            // With no prediction limit it answers whenever it applies: its distance is then
+            // also the pair's lower bound when beyond the prediction.
+            let pair = ((&core1, radius1), (&core2, radius2));
+            if let Some(Some(contact)) =
+                revolution::revolution_contact(pair.0, pair.1, pos12, T::infinity())
+            {
+                return PairOutcome::closed_form(contact, prediction);
+            }
         }
         (Core::Cuboid(a), Core::Cuboid(b)) => {
             if let Some(contact) = cuboid_sat::cuboid_penetration(a, b, pos12) {
