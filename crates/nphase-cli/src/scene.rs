@@ -630,6 +630,18 @@ pub enum SceneError {
         /// The field (`position.y`, `velocity.angular.x`).
         field: String,
     },
+    /// A length (a position or linear velocity component) is beyond the precision's largest
+    /// length (docs/accuracy.md, "Input range").
+    OutOfRange {
+        /// Where.
+        entry: Entry,
+        /// The field (`position.x`, `velocity.linear.y`).
+        field: String,
+        /// Its value.
+        value: f64,
+        /// The largest length of the precision.
+        max: f64,
+    },
     /// `prediction` is negative.
     NegativePrediction {
         /// Its value.
@@ -722,6 +734,16 @@ impl fmt::Display for SceneError {
             SceneError::DuplicateShape { entry } => write!(f, "{entry}: duplicate shape name"),
             SceneError::Shape { entry, error } => write!(f, "{entry}: {error}"),
             SceneError::NotFinite { entry, field } => write!(f, "{entry}: {field} is not finite"),
+            SceneError::OutOfRange {
+                entry,
+                field,
+                value,
+                max,
+            } => write!(
+                f,
+                "{entry}: {field} = {value:e} is beyond the largest length of this precision \
+                 ({max:e}; docs/accuracy.md, \"Input range\")"
+            ),
             SceneError::NegativePrediction { value } => {
                 write!(f, "prediction: must be non-negative (got {value})")
             }
@@ -977,6 +999,20 @@ fn to_vector<T: Real>(v: &[f64; 3], field: &str, entry: &Entry) -> Result<Vector
     Ok(out)
 }
 
+/// Refuses the first component of `v` (a position, a linear velocity) beyond the precision's
+/// largest length, naming it `field.x`.
+fn in_range<T: Real>(v: &Vector<T>, field: &str, entry: &Entry) -> Result<(), SceneError> {
+    let Some(k) = T::RANGE.first_beyond(v) else {
+        return Ok(());
+    };
+    Err(SceneError::OutOfRange {
+        entry: entry.clone(),
+        field: format!("{field}.{}", ["x", "y", "z"][k]),
+        value: v[k].as_decimal(),
+        max: T::RANGE.max_length.as_decimal(),
+    })
+}
+
 fn point<T: Real>(p: &[f64; 3]) -> Point<T> {
     Point::new(T::lit(p[0]), T::lit(p[1]), T::lit(p[2]))
 }
@@ -1026,6 +1062,7 @@ fn build_body<T: Real>(
             shape: desc.shape.clone(),
         })?;
     let position = to_vector(&desc.position, "position", &entry)?;
+    in_range(&position, "position", &entry)?;
     let position64 = to_vector::<f64>(&desc.position, "position", &entry)?;
     let rotation64 = match &desc.rotation {
         None => Rotation::identity(),
@@ -1061,10 +1098,14 @@ fn build_body<T: Real>(
     let exact_pose = Isometry::from_parts(Translation3::from(position64), rotation64);
     let velocity = match &desc.velocity {
         None => None,
-        Some(v) => Some(Velocity {
-            linear: to_vector(&v.linear, "velocity.linear", &entry)?,
-            angular: to_vector(&v.angular, "velocity.angular", &entry)?,
-        }),
+        Some(v) => {
+            let linear = to_vector(&v.linear, "velocity.linear", &entry)?;
+            in_range(&linear, "velocity.linear", &entry)?;
+            Some(Velocity {
+                linear,
+                angular: to_vector(&v.angular, "velocity.angular", &entry)?,
+            })
+        }
     };
     Ok(Body {
         id: desc.id,
@@ -1472,7 +1513,8 @@ mod tests {
 
     #[test]
     fn values_too_large_for_f32_are_refused_in_f32_only() {
-        let text = balls(&[[1e300, 0.0, 0.0]], "");
+        // Within f64's input range (1e60), beyond f32's representable range.
+        let text = balls(&[[1e50, 0.0, 0.0]], "");
         assert!(Scene::<f64>::from_json(&text).is_ok());
         assert_eq!(
             Scene::<f32>::from_json(&text).map(|_| ()),

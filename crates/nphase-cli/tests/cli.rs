@@ -765,3 +765,51 @@ fn refuses_a_missing_scene_file() {
         stderr(&out)
     );
 }
+
+/// A body whose velocity carries it beyond the input range of the precision during a
+/// multi-frame run is refused at the first frame that places it there, naming the frame and
+/// the collider; the frames before it are valid (docs/scene-format.md).
+#[test]
+fn bench_refuses_a_body_moved_beyond_the_input_range() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let scene = dir.path().join("scene.json");
+    std::fs::write(
+        &scene,
+        r#"{
+  "format": "nphase-scene/1",
+  "shapes": { "ball": { "type": "ball", "radius": 0.5 } },
+  "bodies": [
+    { "id": 0, "shape": "ball", "position": [0, 0, 0] },
+    { "id": 4, "shape": "ball", "position": [0, 0.9, 0],
+      "velocity": { "linear": [1e7, 0, 0], "angular": [0, 0, 0] } }
+  ],
+  "pairs": [[0, 4]]
+}"#,
+    )
+    .expect("write the scene");
+    let scene = scene.to_str().expect("utf-8 path");
+    ok(&[
+        "bench",
+        "--scene",
+        scene,
+        "--frames",
+        "10",
+        "--precision",
+        "f32",
+    ]);
+    let out = nphase(&[
+        "bench",
+        "--scene",
+        scene,
+        "--frames",
+        "20",
+        "--precision",
+        "f32",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "error: frame 11: collider 4: translation component 1.1e8 is beyond the largest length \
+         of this precision (1e8; docs/accuracy.md, \"Input range\")\n"
+    );
+}

@@ -94,6 +94,10 @@ fn nan_pose() -> Isometry<f64> {
     Isometry::translation(f64::NAN, 0.0, 0.0)
 }
 
+fn far_pose() -> Isometry<f64> {
+    Isometry::translation(1e155, 0.0, 0.0)
+}
+
 fn narrow() -> NarrowPhase<f64> {
     NarrowPhase::new(NarrowPhaseConfig {
         threads: 1,
@@ -103,6 +107,15 @@ fn narrow() -> NarrowPhase<f64> {
 }
 
 fn colliders(bad: bool) -> Vec<Collider<f64>> {
+    colliders_with(if bad {
+        nan_pose()
+    } else {
+        Isometry::translation(0.9, 0.0, 0.0)
+    })
+}
+
+/// Collider 0 (a ball at the origin) and collider 7 (a cube at `pose`).
+fn colliders_with(pose: Isometry<f64>) -> Vec<Collider<f64>> {
     vec![
         Collider {
             id: 0,
@@ -112,11 +125,7 @@ fn colliders(bad: bool) -> Vec<Collider<f64>> {
         Collider {
             id: 7,
             shape: cube(),
-            pose: if bad {
-                nan_pose()
-            } else {
-                Isometry::translation(0.9, 0.0, 0.0)
-            },
+            pose,
         },
     ]
 }
@@ -147,6 +156,29 @@ const LIBRARY: &[Runner] = &[
                 p(),
                 Point::new(f64::NAN, 0.0, 0.0),
             ]))
+        },
+    ),
+    ("Ball::new(1e61)", || message(Ball::<f64>::new(1e61))),
+    ("Ball::<f32>::new(2e8)", || message(Ball::<f32>::new(2e8))),
+    (
+        "ConvexPolyhedron::from_points(&[p, Point::new(0.0, -2e60, 0.0)])",
+        || {
+            message(ConvexPolyhedron::from_points(&[
+                p(),
+                Point::new(0.0, -2e60, 0.0),
+            ]))
+        },
+    ),
+    ("Cuboid::new(Vector::new(1e-61, 0.0, 5e-62))", || {
+        message(Cuboid::new(Vector::new(1e-61, 0.0, 5e-62)))
+    }),
+    (
+        "Segment::<f32>::new(Point::origin(), Point::new(0.0, 0.0, 1e-7))",
+        || {
+            message(Segment::<f32>::new(
+                Point::origin(),
+                Point::new(0.0, 0.0, 1e-7),
+            ))
         },
     ),
     ("ConvexPolyhedron::from_points(&[])", || {
@@ -198,6 +230,26 @@ const LIBRARY: &[Runner] = &[
             ))
         },
     ),
+    ("query::contact(&far_pose, &ball, &id, &cube, 0.0)", || {
+        message(query::contact(
+            &far_pose(),
+            &ball(),
+            &Isometry::identity(),
+            &cube(),
+            0.0,
+        ))
+    }),
+    (
+        "query::intersection_test(&id, &ball, &far_pose, &cube)",
+        || {
+            message(query::intersection_test(
+                &Isometry::identity(),
+                &ball(),
+                &far_pose(),
+                &cube(),
+            ))
+        },
+    ),
     ("query::contact(&id, &ball, &id, &cube, -1.0)", || {
         let id = Isometry::identity();
         message(query::contact(&id, &ball(), &id, &cube(), -1.0))
@@ -229,6 +281,13 @@ const LIBRARY: &[Runner] = &[
     ),
     ("narrow.update(&colliders, &[(0, 1)])", || {
         message(narrow().update(&colliders(true), &[(0, 1)]).map(|_| ()))
+    }),
+    ("narrow.update(&far_colliders, &[(0, 1)])", || {
+        message(
+            narrow()
+                .update(&colliders_with(far_pose()), &[(0, 1)])
+                .map(|_| ()),
+        )
     }),
     ("narrow.update(&colliders, &[(0, 1), (1, 1)])", || {
         message(
@@ -356,6 +415,60 @@ fn scene_rows_are_refused_with_their_message() {
         "docs/errors.md disagrees with the code:\n{}",
         failures.join("\n")
     );
+}
+
+#[test]
+fn scene_rows_beyond_the_range_are_refused_per_precision() {
+    let base = base_scene();
+    let rows = rows("Scene files beyond the input range");
+    assert!(rows.len() >= 6, "{} rows", rows.len());
+    for row in &rows {
+        let [case, change, expected64, expected32] = row.as_slice() else {
+            panic!("a range row has 4 cells: {row:?}");
+        };
+        let (from, to) = change
+            .split_once(" → ")
+            .unwrap_or_else(|| panic!("change `a` → `b`: {change:?}"));
+        let (from, to) = (code(from), code(to));
+        assert_eq!(base.matches(&from).count(), 1, "{case}: `{from}` once");
+        let text = base.replacen(&from, &to, 1);
+        let (expected64, expected32) = (code(expected64), code(expected32));
+        assert_eq!(
+            message(Scene::<f64>::from_json(&text)),
+            expected64,
+            "{case} (f64)"
+        );
+        assert_eq!(
+            message(Scene::<f32>::from_json(&text)),
+            expected32,
+            "{case} (f32)"
+        );
+        let dir = tempfile::tempdir().expect("temp dir");
+        let scene = dir.path().join("scene.json");
+        std::fs::write(&scene, &text).expect("write the scene");
+        for (precision, expected) in [("f64", &expected64), ("f32", &expected32)] {
+            if expected.as_str() == "(accepted)" {
+                continue;
+            }
+            let out_path = dir.path().join("out.json");
+            let out = nphase(&[
+                "contacts",
+                path(&scene),
+                "-o",
+                path(&out_path),
+                "--precision",
+                precision,
+            ]);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{case}, {precision}: {stderr}");
+            assert_eq!(
+                stderr,
+                format!("error: {expected}\n"),
+                "{case}, {precision}"
+            );
+            assert!(!out_path.exists(), "{case}, {precision}: an output file");
+        }
+    }
 }
 
 #[test]

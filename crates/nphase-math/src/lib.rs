@@ -4,7 +4,7 @@
 //!
 //! * [`Real`] — the scalar trait (`nalgebra::RealField + num_traits::Float`), implemented for
 //!   `f32` and `f64`, with the per-precision [`Tolerances`] every algorithm reads from
-//!   [`Real::TOLERANCES`].
+//!   [`Real::TOLERANCES`], and the [`InputRange`] of lengths it answers in ([`Real::RANGE`]).
 //! * [`Vector`], [`Point`], [`Isometry`], [`UnitVector`], [`Rotation`] — nalgebra aliases, the
 //!   same types parry3d 0.25 uses, so values pass between the two libraries unchanged.
 //! * [`signed_volumes`] — the point of a simplex of 1–4 points closest to the origin, with
@@ -29,7 +29,7 @@ mod real;
 pub mod signed_volumes;
 
 pub use basis::{any_unit_perpendicular, normalize_robust, orthonormal_basis};
-pub use real::{Real, SMALL_ON_LARGE_RATIO, Tolerances};
+pub use real::{InputRange, Real, SMALL_ON_LARGE_RATIO, Tolerances};
 pub use signed_volumes::{SimplexProjection, closest_point_to_origin};
 
 /// Re-export of the nalgebra version nphase is built on (0.34, as parry3d 0.25).

@@ -17,6 +17,10 @@ pub trait Real:
     /// The tolerances for this precision.
     const TOLERANCES: Tolerances<Self>;
 
+    /// The range of lengths in which answers meet docs/accuracy.md in this precision; inputs
+    /// outside it are refused by name.
+    const RANGE: InputRange<Self>;
+
     /// Zero, usable in `const` items (`num_traits::Zero::zero()` is not a `const fn`).
     const ZERO: Self;
 
@@ -25,6 +29,12 @@ pub trait Real:
 
     /// Widens (or keeps) this value as an `f64`; exact for both precisions.
     fn as_f64(self) -> f64;
+
+    /// The shortest decimal that rounds to this value in its own precision, as an `f64`: what
+    /// a person wrote (an `f32` `1e-7` is `1e-7`, not `1.0000000116860974e-7`). For messages.
+    fn as_decimal(self) -> f64 {
+        self.to_string().parse().unwrap_or_else(|_| self.as_f64())
+    }
 }
 
 /// Tolerances that depend on the floating-point precision.
@@ -81,6 +91,40 @@ pub struct Tolerances<T> {
     pub feature_tie: T,
 }
 
+/// The lengths nphase accepts in one precision (docs/accuracy.md, "Input range").
+///
+/// The deepest products the algorithms form are fourth powers of lengths: the squared norm of a
+/// cross product of two edge or offset vectors (the signed-volume projection of GJK, EPA's face
+/// normals, the hull's exact predicates), in f32 also times ε in places. A length `L` is safe
+/// where these neither overflow nor underflow. Measured (every shape type, scaled by `s`):
+/// answers meet the tolerances from `1e-75` to `1e75` in f64 and break at `1e±77` (`L⁴` leaves
+/// the exponent range); in f32 from `5e-8` to `1e9`, breaking at `3e-8` (`ε·L⁴` underflows) and
+/// `2e9` (`L⁴` overflows). The range keeps a margin to those breaks: fifteen orders of
+/// magnitude in f64, a factor of 30 (small) and 10 (large; offsets add up to `2√3`) in f32.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct InputRange<T> {
+    /// The largest magnitude of any length: a radius, half-extent, half-height or border
+    /// radius, a vertex coordinate, a pose's translation component, the prediction distance.
+    pub max_length: T,
+    /// The smallest non-zero size of a shape: its largest length (for a hull, segment or
+    /// triangle, its largest vertex coordinate magnitude) is zero or at least this.
+    pub min_length: T,
+}
+
+impl<T: Real> InputRange<T> {
+    /// Whether `|x| ≤ max_length` (false for NaN).
+    #[inline]
+    pub fn within_max(&self, x: T) -> bool {
+        Float::abs(x) <= self.max_length
+    }
+
+    /// The index of the first component of `v` whose magnitude is above `max_length` (or is
+    /// NaN), if any.
+    pub fn first_beyond(&self, v: &crate::Vector<T>) -> Option<usize> {
+        v.iter().position(|x| !self.within_max(*x))
+    }
+}
+
 /// The size ratio from which docs/accuracy.md holds a pair to its small-on-large accuracy (the
 /// oracle's disparity family starts there).
 pub const SMALL_ON_LARGE_RATIO: f64 = 20.0;
@@ -111,6 +155,10 @@ impl<T: Real> Tolerances<T> {
 
 impl Real for f32 {
     const ZERO: f32 = 0.0;
+    const RANGE: InputRange<f32> = InputRange {
+        max_length: 1.0e8,
+        min_length: 1.0e-6,
+    };
     const TOLERANCES: Tolerances<f32> = Tolerances {
         epsilon: f32::EPSILON,
         rounding: f32::EPSILON,
@@ -140,6 +188,10 @@ impl Real for f32 {
 
 impl Real for f64 {
     const ZERO: f64 = 0.0;
+    const RANGE: InputRange<f64> = InputRange {
+        max_length: 1.0e60,
+        min_length: 1.0e-60,
+    };
     const TOLERANCES: Tolerances<f64> = Tolerances {
         epsilon: f64::EPSILON,
         rounding: 5.0e-14,

@@ -8,8 +8,9 @@
 //!   shapes and nphase's `PairState` live in parry's per-pair workspace, see
 //!   `pair_workspace`), one-shot `contact`, `distance`, `closest_points` and
 //!   `intersection_test`;
-//! * a convex shape nphase refused (a NaN radius, a hull nphase cannot build), a non-finite
-//!   pose or prediction: parry's [`DefaultQueryDispatcher`] answers, and the pair is counted
+//! * a convex shape nphase refused (a NaN radius, a hull nphase cannot build, a size outside
+//!   f32's input range), a non-finite pose or one beyond the input range (docs/accuracy.md), a
+//!   non-finite prediction: parry's [`DefaultQueryDispatcher`] answers, and the pair is counted
 //!   as *refused* — never a panic;
 //! * anything else (half-space, trimesh, polyline, heightfield, compound, voxels, custom
 //!   shapes other than nphase's), shape casts, and convex pairs with normal constraints (the triangles of a mesh):
@@ -35,7 +36,7 @@ use parry3d_031::query::{
 };
 use parry3d_031::shape as ps;
 
-use crate::glam_nalgebra::{point_from_na, pose_is_finite, pose_to_na, vector_from_na};
+use crate::glam_nalgebra::{point_from_na, pose_in_range, pose_to_na, vector_from_na};
 use crate::hull_cache::HullCache;
 use crate::pair_workspace::NphasePair;
 use crate::parry_manifold::{Pair, PairReport, collide_into};
@@ -153,9 +154,9 @@ impl Dispatcher {
     }
 
     /// Both shapes as nphase shapes (hulls through the cache), or `None` (parry answers): not
-    /// both convex, refused by nphase, or a non-finite pose.
+    /// both convex, refused by nphase, or a pose that is not finite or beyond the input range.
     fn convert(&self, pos12: &Pose, g1: &dyn ps::Shape, g2: &dyn ps::Shape) -> Option<OneShot> {
-        if !pose_is_finite(pos12) {
+        if !pose_in_range(pos12) {
             return None;
         }
         let (Some(_), Some(_)) = (source_key(g1), source_key(g2)) else {
@@ -353,7 +354,7 @@ where
         workspace: &mut Option<ContactManifoldsWorkspace>,
     ) -> Result<(), Unsupported> {
         if let (Some(key1), Some(key2)) = (source_key(g1), source_key(g2)) {
-            if pose_is_finite(pos12)
+            if pose_in_range(pos12)
                 && prediction_is_valid(prediction)
                 && let Some(pair) = NphasePair::in_workspace(workspace)
                 && let Ok(ready) = pair.resolve([key1, key2], [g1, g2], &self.inner.hulls)

@@ -69,6 +69,13 @@ pub fn pose_is_finite(pose: &Pose) -> bool {
     pose.translation.is_finite() && pose.rotation.is_finite()
 }
 
+/// Whether a parry pose is one nphase answers: finite, and every translation component within
+/// f32's input range (`f32::RANGE.max_length`, docs/accuracy.md "Input range").
+pub fn pose_in_range(pose: &Pose) -> bool {
+    let max = <f32 as nphase_math::Real>::RANGE.max_length;
+    pose_is_finite(pose) && pose.translation.abs().max_element() <= max
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

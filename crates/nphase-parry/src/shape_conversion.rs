@@ -51,8 +51,9 @@ pub enum ConversionError {
     Invalid {
         /// The parry shape type.
         shape_type: ShapeType,
-        /// What nphase refused, naming the field.
-        error: ShapeError,
+        /// What nphase refused, naming the field (boxed: a refusal is rare, and the result
+        /// of a conversion is kept in every pair's workspace).
+        error: Box<ShapeError>,
     },
 }
 
@@ -73,7 +74,7 @@ impl std::error::Error for ConversionError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             ConversionError::NotConvex { .. } => None,
-            ConversionError::Invalid { error, .. } => Some(error),
+            ConversionError::Invalid { error, .. } => Some(error.as_ref()),
         }
     }
 }
@@ -115,7 +116,10 @@ pub(crate) fn convert_with(
     hull: &mut dyn FnMut(&ps::ConvexPolyhedron) -> ConvertedHull,
 ) -> Result<Shape<f32>, ConversionError> {
     let shape_type = shape.shape_type();
-    let invalid = |error| ConversionError::Invalid { shape_type, error };
+    let invalid = |error| ConversionError::Invalid {
+        shape_type,
+        error: Box::new(error),
+    };
     let rounded = |inner: Result<Shape<f32>, ShapeError>, radius: f32| {
         inner
             .and_then(|inner| Shape::round(inner, radius))

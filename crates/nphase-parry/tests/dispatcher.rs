@@ -197,8 +197,9 @@ fn other_pairs_are_parrys() {
     assert_eq!((stats.nphase_pairs, stats.parry_pairs), (0, 12));
 }
 
-/// A shape nphase refuses, or a non-finite pose, goes to parry by name (counted as refused),
-/// never a panic; a later valid frame of the same pair is nphase's again.
+/// A shape nphase refuses, or a non-finite pose or one beyond the input range, goes to parry by
+/// name (counted as refused), never a panic; a later valid frame of the same pair is nphase's
+/// again.
 #[test]
 fn refused_input_goes_to_parry() {
     let dispatcher = Dispatcher::default();
@@ -214,9 +215,22 @@ fn refused_input_goes_to_parry() {
     manifolds(&dispatcher, &bad_pose, &cube, &cube, 0.0, &mut state);
     manifolds(&dispatcher, &pos12, &cube, &cube, f32::NAN, &mut state);
     assert_eq!(dispatcher.stats().refused_pairs, 3);
+    // Beyond f32's input range (docs/accuracy.md): a pose 2e8 away, a ball of radius 2e8.
+    let far = Pose::translation(0.0, 2e8, 0.0);
+    manifolds(&dispatcher, &far, &cube, &cube, 0.0, &mut state);
+    let huge_ball = ps::Ball { radius: 2e8 };
+    manifolds(
+        &dispatcher,
+        &pos12,
+        &cube,
+        &huge_ball,
+        0.0,
+        &mut (Manifolds::new(), None),
+    );
+    assert_eq!(dispatcher.stats().refused_pairs, 5);
     manifolds(&dispatcher, &pos12, &cube, &cube, 0.0, &mut state);
     let stats = dispatcher.stats();
-    assert_eq!((stats.nphase_pairs, stats.parry_pairs), (1, 3));
+    assert_eq!((stats.nphase_pairs, stats.parry_pairs), (1, 5));
     assert_eq!(state.0[0].points.len(), 4, "a cube 0.1 deep on a cube");
 }
 

@@ -31,7 +31,7 @@ use num_traits::Float;
 use rayon::prelude::*;
 
 use crate::manifold::ContactManifold;
-use crate::query::pose_is_finite;
+use crate::query::{pose_is_finite, translation_beyond_range};
 use crate::{ContactQuality, PairInput, PairState, PairWorkspace, Reuse, update_manifold};
 
 /// A shape placed in the world, with the id its pairs are keyed by.
@@ -98,6 +98,16 @@ pub enum PipelineError {
         /// The collider's id.
         id: u64,
     },
+    /// A collider's pose has a translation component beyond the precision's largest length
+    /// ([`InputRange::max_length`](nphase_math::InputRange::max_length), docs/accuracy.md).
+    PoseOutOfRange {
+        /// The collider's id.
+        id: u64,
+        /// The offending component.
+        value: f64,
+        /// The largest length of the precision.
+        max: f64,
+    },
     /// The prediction distance is negative or not finite.
     InvalidPrediction,
     /// `threads` is above [`NarrowPhaseConfig::MAX_THREADS`].
@@ -126,6 +136,11 @@ impl fmt::Display for PipelineError {
             PipelineError::NonFinitePose { id } => {
                 write!(f, "collider {id}: pose has a NaN or infinite component")
             }
+            PipelineError::PoseOutOfRange { id, value, max } => write!(
+                f,
+                "collider {id}: translation component {value:e} is beyond the largest length of \
+                 this precision ({max:e}; docs/accuracy.md, \"Input range\")"
+            ),
             PipelineError::InvalidPrediction => {
                 write!(f, "prediction must be finite and non-negative")
             }
@@ -439,6 +454,13 @@ fn validate<T: Real>(
     for c in colliders {
         if !pose_is_finite(&c.pose) {
             return Err(PipelineError::NonFinitePose { id: c.id });
+        }
+        if let Some(value) = translation_beyond_range(&c.pose) {
+            return Err(PipelineError::PoseOutOfRange {
+                id: c.id,
+                value: value.as_decimal(),
+                max: T::RANGE.max_length.as_decimal(),
+            });
         }
     }
     for (i, &(a, b)) in pairs.iter().enumerate() {

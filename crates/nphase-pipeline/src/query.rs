@@ -7,8 +7,9 @@
 //! [`SimplexCache`] per pair and call [`query_pair`]
 //! or use the [`NarrowPhase`](crate::NarrowPhase) pipeline.
 //!
-//! Bad input (a NaN or infinite pose, a negative or non-finite prediction) is refused with a
-//! [`QueryError`] naming it; shapes are validated when they are built.
+//! Bad input (a NaN or infinite pose, a translation beyond the precision's input range, a
+//! negative or non-finite prediction) is refused with a [`QueryError`] naming it;
+//! shapes are validated when they are built (docs/accuracy.md, "Input range").
 
 use core::fmt;
 
@@ -42,10 +43,20 @@ pub struct Contact<T: Real> {
 }
 
 /// Why a query refused its input.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum QueryError {
     /// A pose has a NaN or infinite component (`"pos1"` or `"pos2"`).
     NonFinitePose(&'static str),
+    /// A pose's translation has a component beyond the precision's largest length
+    /// ([`InputRange::max_length`](nphase_math::InputRange::max_length), docs/accuracy.md).
+    PoseOutOfRange {
+        /// `"pos1"` or `"pos2"`.
+        pose: &'static str,
+        /// The offending component.
+        value: f64,
+        /// The largest length of the precision.
+        max: f64,
+    },
     /// The prediction distance (or `max_dist`) is NaN, infinite or negative.
     InvalidPrediction,
 }
@@ -56,6 +67,11 @@ impl fmt::Display for QueryError {
             QueryError::NonFinitePose(which) => {
                 write!(f, "{which} has a NaN or infinite component")
             }
+            QueryError::PoseOutOfRange { pose, value, max } => write!(
+                f,
+                "{pose}: translation component {value:e} is beyond the largest length of this \
+                 precision ({max:e}; docs/accuracy.md, \"Input range\")"
+            ),
             QueryError::InvalidPrediction => {
                 write!(f, "the prediction distance must be finite and non-negative")
             }
@@ -203,7 +219,7 @@ pub fn intersection_test<T: Real>(
     }
 }
 
-/// `pos1⁻¹ · pos2`, refusing non-finite poses.
+/// `pos1⁻¹ · pos2`, refusing non-finite poses and translations beyond the input range.
 pub(crate) fn relative_pose<T: Real>(
     pos1: &Isometry<T>,
     pos2: &Isometry<T>,
@@ -211,6 +227,13 @@ pub(crate) fn relative_pose<T: Real>(
     for (pose, name) in [(pos1, "pos1"), (pos2, "pos2")] {
         if !pose_is_finite(pose) {
             return Err(QueryError::NonFinitePose(name));
+        }
+        if let Some(value) = translation_beyond_range(pose) {
+            return Err(QueryError::PoseOutOfRange {
+                pose: name,
+                value: value.as_decimal(),
+                max: T::RANGE.max_length.as_decimal(),
+            });
         }
     }
     Ok(pos1.inv_mul(pos2))
@@ -223,6 +246,13 @@ pub(crate) fn pose_is_finite<T: Real>(pose: &Isometry<T>) -> bool {
         .iter()
         .chain(pose.rotation.coords.iter())
         .all(|x| Float::is_finite(*x))
+}
+
+/// The first translation component of a (finite) pose beyond [`Real::RANGE`]'s largest
+/// length, if any.
+pub(crate) fn translation_beyond_range<T: Real>(pose: &Isometry<T>) -> Option<T> {
+    let t = &pose.translation.vector;
+    T::RANGE.first_beyond(t).map(|k| t[k])
 }
 
 fn check_prediction<T: Real>(prediction: T) -> Result<(), QueryError> {

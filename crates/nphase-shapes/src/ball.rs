@@ -2,7 +2,7 @@
 
 use nphase_math::{Point, Real, UnitVector, Vector};
 
-use crate::error::check_size;
+use crate::error::check_lengths;
 use crate::feature::unit_or_y;
 use crate::{FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap};
 
@@ -14,9 +14,10 @@ pub struct Ball<T: Real> {
 }
 
 impl<T: Real> Ball<T> {
-    /// A ball of `radius` (finite, ≥ 0; a zero radius is a point).
+    /// A ball of `radius` (finite, ≥ 0, within the precision's input range; a zero radius is a
+    /// point).
     pub fn new(radius: T) -> Result<Self, ShapeError> {
-        check_size("ball", "radius", radius)?;
+        check_lengths("ball", &[("radius", radius)])?;
         Ok(Ball { radius })
     }
 

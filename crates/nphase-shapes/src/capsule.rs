@@ -2,7 +2,7 @@
 
 use nphase_math::{Point, Real, UnitVector, Vector};
 
-use crate::error::check_size;
+use crate::error::check_lengths;
 use crate::feature::unit_or_y;
 use crate::segment::{segment_feature, side_lean};
 use crate::{FeatureId, FeatureMap, Segment, ShapeError, SupportFeature, SupportMap};
@@ -17,10 +17,13 @@ pub struct Capsule<T: Real> {
 }
 
 impl<T: Real> Capsule<T> {
-    /// A capsule of the given half-height of its core segment and radius (both finite, ≥ 0).
+    /// A capsule of the given half-height of its core segment and radius (both finite, ≥ 0,
+    /// within the precision's input range).
     pub fn new(half_height: T, radius: T) -> Result<Self, ShapeError> {
-        check_size("capsule", "half_height", half_height)?;
-        check_size("capsule", "radius", radius)?;
+        check_lengths(
+            "capsule",
+            &[("half_height", half_height), ("radius", radius)],
+        )?;
         Ok(Capsule {
             half_height,
             radius,

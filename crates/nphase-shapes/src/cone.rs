@@ -3,7 +3,7 @@
 use nphase_math::{Point, Real, UnitVector, Vector};
 
 use crate::cylinder::{DISC_POLYGON_VERTICES, disc_polygon, radial_unit};
-use crate::error::check_size;
+use crate::error::check_lengths;
 use crate::feature::{FEATURE_HYSTERESIS, lean, unit_or_y};
 use crate::{
     FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap, SupportVertex, VertexId,
@@ -26,10 +26,10 @@ pub struct Cone<T: Real> {
 }
 
 impl<T: Real> Cone<T> {
-    /// A cone of the given half-height and base radius (both finite, ≥ 0).
+    /// A cone of the given half-height and base radius (both finite, ≥ 0,
+    /// within the precision's input range).
     pub fn new(half_height: T, radius: T) -> Result<Self, ShapeError> {
-        check_size("cone", "half_height", half_height)?;
-        check_size("cone", "radius", radius)?;
+        check_lengths("cone", &[("half_height", half_height), ("radius", radius)])?;
         Ok(Cone {
             half_height,
             radius,

@@ -17,7 +17,7 @@ use nphase_math::{Point, Real, UnitVector, Vector, normalize_robust};
 use num_traits::Float;
 
 use crate::convex_hull::{Csr, convex_hull};
-use crate::error::check_finite_vector;
+use crate::error::check_vertices;
 use crate::{
     Aabb, FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap, SupportVertex, VertexId,
 };
@@ -93,15 +93,14 @@ impl<T: Real> ConvexPolyhedron<T> {
     ///
     /// # Errors
     /// [`ShapeError::EmptyPointCloud`] without points; [`ShapeError::NotFinite`] naming the
-    /// first non-finite coordinate (`"points[3].y"`).
+    /// first non-finite coordinate (`"points[3].y"`); [`ShapeError::TooLarge`] naming the first
+    /// coordinate beyond the precision's largest length, [`ShapeError::TooSmall`] a cloud whose
+    /// largest coordinate is below its smallest size (docs/accuracy.md, "Input range").
     pub fn from_points(points: &[Point<T>]) -> Result<Self, ShapeError> {
         if points.is_empty() {
             return Err(ShapeError::EmptyPointCloud);
         }
-        let finite = |p: &Point<T>| p.iter().all(|x| Float::is_finite(*x));
-        if let Some(i) = points.iter().position(|p| !finite(p)) {
-            check_finite_vector("convex", &format!("points[{i}]"), &points[i].coords)?;
-        }
+        check_vertices("convex", |i| format!("points[{i}]"), points)?;
         // Coordinates more than 1e150 times smaller than the cloud's largest are flushed to
         // zero: the exact predicates cannot resolve differences that far below the cloud's size
         // (their products underflow), and no geometry depends on them.

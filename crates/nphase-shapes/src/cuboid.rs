@@ -3,7 +3,7 @@
 use nphase_math::{Point, Real, Vector};
 use num_traits::Float;
 
-use crate::error::check_size;
+use crate::error::check_lengths;
 use crate::{
     FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap, SupportVertex, VertexId,
 };
@@ -21,14 +21,18 @@ pub struct Cuboid<T: Real> {
 }
 
 impl<T: Real> Cuboid<T> {
-    /// A box with the given half-extents (each finite and ≥ 0; zero gives a flat box).
+    /// A box with the given half-extents (each finite and ≥ 0, within the precision's
+    /// input range; zero gives a flat box).
     pub fn new(half_extents: Vector<T>) -> Result<Self, ShapeError> {
-        for (name, value) in ["half_extents.x", "half_extents.y", "half_extents.z"]
-            .iter()
-            .zip(half_extents.iter())
-        {
-            check_size("cuboid", name, *value)?;
-        }
+        let [x, y, z] = [half_extents.x, half_extents.y, half_extents.z];
+        check_lengths(
+            "cuboid",
+            &[
+                ("half_extents.x", x),
+                ("half_extents.y", y),
+                ("half_extents.z", z),
+            ],
+        )?;
         Ok(Cuboid { half_extents })
     }
 

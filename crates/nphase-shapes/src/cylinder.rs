@@ -3,7 +3,7 @@
 use nphase_math::{Point, Real, UnitVector, Vector};
 use num_traits::Float;
 
-use crate::error::check_size;
+use crate::error::check_lengths;
 use crate::feature::{FEATURE_HYSTERESIS, lean, unit_or_y};
 use crate::{FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap};
 
@@ -56,10 +56,13 @@ pub struct Cylinder<T: Real> {
 }
 
 impl<T: Real> Cylinder<T> {
-    /// A cylinder of the given half-height and radius (both finite, ≥ 0).
+    /// A cylinder of the given half-height and radius (both finite, ≥ 0,
+    /// within the precision's input range).
     pub fn new(half_height: T, radius: T) -> Result<Self, ShapeError> {
-        check_size("cylinder", "half_height", half_height)?;
-        check_size("cylinder", "radius", radius)?;
+        check_lengths(
+            "cylinder",
+            &[("half_height", half_height), ("radius", radius)],
+        )?;
         Ok(Cylinder {
             half_height,
             radius,

@@ -2,6 +2,9 @@
 
 use core::fmt;
 
+use nphase_math::{Point, Real};
+use num_traits::Float;
+
 /// Why a shape could not be built. Every variant names the shape type and the offending field.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ShapeError {
@@ -33,6 +36,34 @@ pub enum ShapeError {
         /// The rule, naming the fields (``"`radius` must be positive (…)"``).
         rule: &'static str,
     },
+    /// A length is larger than the precision's [`InputRange::max_length`]
+    /// (docs/accuracy.md, "Input range").
+    ///
+    /// [`InputRange::max_length`]: nphase_math::InputRange::max_length
+    TooLarge {
+        /// The shape type.
+        shape: &'static str,
+        /// The parameter or coordinate.
+        field: String,
+        /// Its value.
+        value: f64,
+        /// The largest length of the precision.
+        max: f64,
+    },
+    /// The shape's size — its largest length, `field` — is not zero but smaller than the
+    /// precision's [`InputRange::min_length`] (docs/accuracy.md, "Input range").
+    ///
+    /// [`InputRange::min_length`]: nphase_math::InputRange::min_length
+    TooSmall {
+        /// The shape type.
+        shape: &'static str,
+        /// The largest parameter or coordinate.
+        field: String,
+        /// Its value (magnitude).
+        value: f64,
+        /// The smallest non-zero size of the precision.
+        min: f64,
+    },
     /// A round shape was given an inner shape that cannot be rounded (a round shape: merge the
     /// radii instead).
     InvalidInner {
@@ -61,6 +92,27 @@ impl fmt::Display for ShapeError {
                 )
             }
             ShapeError::ZeroSize { shape, rule } => write!(f, "{shape}: {rule}"),
+            ShapeError::TooLarge {
+                shape,
+                field,
+                value,
+                max,
+            } => write!(
+                f,
+                "{shape}: `{field}` = {value:e} is beyond the largest length of this precision \
+                 ({max:e}; docs/accuracy.md, \"Input range\")"
+            ),
+            ShapeError::TooSmall {
+                shape,
+                field,
+                value,
+                min,
+            } => write!(
+                f,
+                "{shape}: the shape's size (`{field}` = {value:e}) is below the smallest non-zero \
+                 size of this precision ({min:e}; docs/accuracy.md, \"Input range\"): use 0 for a \
+                 point-sized or flat shape, or scale the scene"
+            ),
             ShapeError::InvalidInner { reason } => write!(f, "round: `inner` {reason}"),
         }
     }
@@ -68,9 +120,32 @@ impl fmt::Display for ShapeError {
 
 impl std::error::Error for ShapeError {}
 
-/// Checks that `value` is finite and non-negative.
-#[allow(dead_code)] // for the primitive shapes' constructors
-pub(crate) fn check_size<T: nphase_math::Real>(
+/// Checks a shape's length parameters (radii, half-extents, half-heights, border radii): each
+/// finite, non-negative and at most [`InputRange::max_length`]; and the shape's size, the
+/// largest of them, zero or at least [`InputRange::min_length`] (docs/accuracy.md, "Input
+/// range"). `fields` names each parameter as the error should.
+///
+/// [`InputRange::max_length`]: nphase_math::InputRange::max_length
+/// [`InputRange::min_length`]: nphase_math::InputRange::min_length
+pub(crate) fn check_lengths<T: Real>(
+    shape: &'static str,
+    fields: &[(&str, T)],
+) -> Result<(), ShapeError> {
+    for &(field, value) in fields {
+        check_parameter(shape, field, value)?;
+    }
+    let largest = fields
+        .iter()
+        .copied()
+        .reduce(|a, b| if b.1 > a.1 { b } else { a });
+    match largest {
+        Some((field, size)) => check_min(shape, field, size),
+        None => Ok(()),
+    }
+}
+
+/// Checks one length parameter: finite, non-negative and at most the largest length.
+pub(crate) fn check_parameter<T: Real>(
     shape: &'static str,
     field: &str,
     value: T,
@@ -80,20 +155,50 @@ pub(crate) fn check_size<T: nphase_math::Real>(
         return Err(ShapeError::Negative {
             shape,
             field: field.to_owned(),
-            value: value.as_f64(),
+            value: value.as_decimal(),
         });
     }
-    Ok(())
+    check_max(shape, field, value)
+}
+
+/// Checks a shape's vertices (segment ends, triangle corners, hull points): every coordinate
+/// finite and of magnitude at most [`InputRange::max_length`], and the largest magnitude zero
+/// or at least [`InputRange::min_length`]. `field` names a vertex by its index (`"points[3]"`,
+/// or `names[i]` when given: `"a"`, `"b"`), and the error names the coordinate (`"a.y"`).
+///
+/// [`InputRange::max_length`]: nphase_math::InputRange::max_length
+/// [`InputRange::min_length`]: nphase_math::InputRange::min_length
+pub(crate) fn check_vertices<T: Real>(
+    shape: &'static str,
+    field: impl Fn(usize) -> String,
+    vertices: &[Point<T>],
+) -> Result<(), ShapeError> {
+    let axis = |k: usize| ["x", "y", "z"][k];
+    let mut largest: Option<(usize, usize, T)> = None;
+    for (i, p) in vertices.iter().enumerate() {
+        for (k, &x) in p.coords.iter().enumerate() {
+            let name = || format!("{}.{}", field(i), axis(k));
+            if !Float::is_finite(x) {
+                return Err(ShapeError::NotFinite {
+                    shape,
+                    field: name(),
+                });
+            }
+            check_max(shape, &name(), x)?;
+            if largest.is_none_or(|(_, _, m)| Float::abs(x) > m) {
+                largest = Some((i, k, Float::abs(x)));
+            }
+        }
+    }
+    match largest {
+        Some((i, k, m)) => check_min(shape, &format!("{}.{}", field(i), axis(k)), m),
+        None => Ok(()),
+    }
 }
 
 /// Checks that `value` is finite.
-#[allow(dead_code)] // for the primitive shapes' constructors
-pub(crate) fn check_finite<T: nphase_math::Real>(
-    shape: &'static str,
-    field: &str,
-    value: T,
-) -> Result<(), ShapeError> {
-    if num_traits::Float::is_finite(value) {
+fn check_finite<T: Real>(shape: &'static str, field: &str, value: T) -> Result<(), ShapeError> {
+    if Float::is_finite(value) {
         Ok(())
     } else {
         Err(ShapeError::NotFinite {
@@ -103,22 +208,35 @@ pub(crate) fn check_finite<T: nphase_math::Real>(
     }
 }
 
-/// Checks that every component of a point or vector is finite; `field` names it (`"a"`,
-/// `"points[3]"`) and the component is appended (`"a.y"`).
-pub(crate) fn check_finite_vector<T: nphase_math::Real>(
+/// Checks that `|value|` is at most the largest length.
+fn check_max<T: Real>(shape: &'static str, field: &str, value: T) -> Result<(), ShapeError> {
+    if T::RANGE.within_max(value) {
+        Ok(())
+    } else {
+        Err(ShapeError::TooLarge {
+            shape,
+            field: field.to_owned(),
+            value: value.as_decimal(),
+            max: T::RANGE.max_length.as_decimal(),
+        })
+    }
+}
+
+/// Checks that a shape's size (`size ≥ 0`, its largest length) is zero or at least the
+/// smallest one.
+pub(crate) fn check_min<T: Real>(
     shape: &'static str,
     field: &str,
-    v: &nphase_math::Vector<T>,
+    size: T,
 ) -> Result<(), ShapeError> {
-    match ["x", "y", "z"]
-        .iter()
-        .zip(v.iter())
-        .find(|(_, value)| !num_traits::Float::is_finite(**value))
-    {
-        Some((axis, _)) => Err(ShapeError::NotFinite {
+    if size == T::zero() || size >= T::RANGE.min_length {
+        Ok(())
+    } else {
+        Err(ShapeError::TooSmall {
             shape,
-            field: format!("{field}.{axis}"),
-        }),
-        None => Ok(()),
+            field: field.to_owned(),
+            value: size.as_decimal(),
+            min: T::RANGE.min_length.as_decimal(),
+        })
     }
 }

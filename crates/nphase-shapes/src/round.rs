@@ -1,8 +1,9 @@
 //! Rounded shapes: a shape grown by a border radius (its Minkowski sum with a ball).
 
 use nphase_math::{Point, Real, UnitVector, Vector};
+use num_traits::Float;
 
-use crate::error::check_size;
+use crate::error::{check_min, check_parameter};
 use crate::feature::unit_or_y;
 use crate::{FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap};
 
@@ -14,16 +15,37 @@ pub struct Round<S, T: Real> {
     border_radius: T,
 }
 
-impl<S, T: Real> Round<S, T> {
-    /// `inner` grown by `border_radius` (finite, ≥ 0).
+impl<S: SupportMap<T>, T: Real> Round<S, T> {
+    /// `inner` grown by `border_radius` (finite, ≥ 0, at most the precision's largest length).
+    /// The rounded shape's size — the larger of the border radius and the inner shape's largest
+    /// support coordinate along the axes — is zero or at least the smallest size
+    /// (docs/accuracy.md, "Input range"): a tiny border on a shape of ordinary size is valid, a
+    /// tiny ball made of a rounded point is not.
     pub fn new(inner: S, border_radius: T) -> Result<Self, ShapeError> {
-        check_size("round", "border_radius", border_radius)?;
+        let reach = (0..3)
+            .flat_map(|k| {
+                let axis = Vector::ith(k, T::one());
+                [axis, -axis]
+            })
+            .map(|d| Float::abs(inner.local_support_point(&d).coords.dot(&d)))
+            .fold(T::zero(), Float::max);
+        check_parameter("round", "border_radius", border_radius)?;
+        if border_radius > T::zero() {
+            let size = if border_radius >= reach {
+                ("border_radius", border_radius)
+            } else {
+                ("inner", reach)
+            };
+            check_min("round", size.0, size.1)?;
+        }
         Ok(Round {
             inner,
             border_radius,
         })
     }
+}
 
+impl<S, T: Real> Round<S, T> {
     /// The shape before rounding.
     pub fn inner(&self) -> &S {
         &self.inner

@@ -3,7 +3,7 @@
 use nphase_math::{Point, Real, Vector};
 use num_traits::Float;
 
-use crate::error::check_finite_vector;
+use crate::error::check_vertices;
 use crate::feature::{FEATURE_HYSTERESIS, unit_or_y};
 use crate::{
     FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap, SupportVertex, VertexId,
@@ -18,10 +18,9 @@ pub struct Segment<T: Real> {
 }
 
 impl<T: Real> Segment<T> {
-    /// The segment from `a` to `b` (both finite).
+    /// The segment from `a` to `b` (both finite, within the precision's input range).
     pub fn new(a: Point<T>, b: Point<T>) -> Result<Self, ShapeError> {
-        check_finite_vector("segment", "a", &a.coords)?;
-        check_finite_vector("segment", "b", &b.coords)?;
+        check_vertices("segment", |i| ["a", "b"][i].to_owned(), &[a, b])?;
         Ok(Segment { a, b })
     }
 

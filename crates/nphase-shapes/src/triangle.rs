@@ -3,7 +3,7 @@
 use nphase_math::{Point, Real, UnitVector, Vector};
 use num_traits::Float;
 
-use crate::error::check_finite_vector;
+use crate::error::check_vertices;
 use crate::feature::unit_or_y;
 use crate::{
     FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap, SupportVertex, VertexId,
@@ -21,11 +21,9 @@ pub struct Triangle<T: Real> {
 }
 
 impl<T: Real> Triangle<T> {
-    /// The triangle `abc` (all finite).
+    /// The triangle `abc` (all finite, within the precision's input range).
     pub fn new(a: Point<T>, b: Point<T>, c: Point<T>) -> Result<Self, ShapeError> {
-        check_finite_vector("triangle", "a", &a.coords)?;
-        check_finite_vector("triangle", "b", &b.coords)?;
-        check_finite_vector("triangle", "c", &c.coords)?;
+        check_vertices("triangle", |i| ["a", "b", "c"][i].to_owned(), &[a, b, c])?;
         let edges = [b - a, c - b, a - c];
         let mut longest = edges[0];
         for e in &edges[1..] {
