@@ -35,11 +35,15 @@
 use std::hint::black_box;
 use std::time::Instant;
 
+#[allow(dead_code)]
+mod common;
+
+use common::scenes::{frame_at, parry025};
 use criterion::{BenchmarkId, Criterion, Throughput};
 use nphase::{Collider, NarrowPhase, NarrowPhaseConfig};
 use nphase_cli::demo::demo_scene;
 use nphase_cli::scene::{BodyDesc, Scene, SceneDoc, ShapeDesc, VelocityDesc};
-use parry3d::math::{Isometry, Point};
+use parry3d::math::Isometry;
 use parry3d::query::{
     ContactManifold, ContactManifoldsWorkspace, DefaultQueryDispatcher, PersistentQueryDispatcher,
 };
@@ -58,54 +62,6 @@ struct Workload {
     pairs: Vec<(usize, usize)>,
 }
 
-fn parry_shape(desc: &ShapeDesc) -> SharedShape {
-    let p = |a: &[f64; 3]| Point::new(a[0] as f32, a[1] as f32, a[2] as f32);
-    match desc {
-        ShapeDesc::Cuboid { half_extents: h } => {
-            SharedShape::cuboid(h[0] as f32, h[1] as f32, h[2] as f32)
-        }
-        ShapeDesc::Ball { radius } => SharedShape::ball(*radius as f32),
-        ShapeDesc::Capsule {
-            half_height,
-            radius,
-        } => SharedShape::capsule_y(*half_height as f32, *radius as f32),
-        ShapeDesc::Cylinder {
-            half_height,
-            radius,
-        } => SharedShape::cylinder(*half_height as f32, *radius as f32),
-        ShapeDesc::Cone {
-            half_height,
-            radius,
-        } => SharedShape::cone(*half_height as f32, *radius as f32),
-        ShapeDesc::Convex { points } => {
-            let points: Vec<_> = points.iter().map(p).collect();
-            SharedShape::convex_hull(&points).expect("a valid hull")
-        }
-        ShapeDesc::Segment { a, b } => SharedShape::segment(p(a), p(b)),
-        ShapeDesc::Triangle { a, b, c } => SharedShape::triangle(p(a), p(b), p(c)),
-        ShapeDesc::Round {
-            border_radius,
-            inner,
-        } => {
-            let r = *border_radius as f32;
-            match inner.as_ref() {
-                ShapeDesc::Cuboid { half_extents: h } => {
-                    SharedShape::round_cuboid(h[0] as f32, h[1] as f32, h[2] as f32, r)
-                }
-                ShapeDesc::Cylinder {
-                    half_height,
-                    radius,
-                } => SharedShape::round_cylinder(*half_height as f32, *radius as f32, r),
-                ShapeDesc::Convex { points } => {
-                    let points: Vec<_> = points.iter().map(p).collect();
-                    SharedShape::round_convex_hull(&points, r).expect("a valid hull")
-                }
-                other => panic!("no parry round shape for {other:?}"),
-            }
-        }
-    }
-}
-
 fn workload(name: &'static str, doc: &SceneDoc) -> Workload {
     let scene = Scene::<f32>::from_doc(doc).expect("a valid scene");
     let frames: Vec<Vec<Collider<f32>>> = (0..FRAMES).map(|f| scene.colliders_at(f)).collect();
@@ -113,7 +69,7 @@ fn workload(name: &'static str, doc: &SceneDoc) -> Workload {
     let parry_shapes = scene
         .bodies
         .iter()
-        .map(|b| parry_shape(&doc.shapes[b.shape].1))
+        .map(|b| parry025(&doc.shapes[b.shape].1))
         .collect();
     Workload {
         name,
@@ -185,13 +141,6 @@ fn mixed_pile() -> Workload {
     workload("mixed_pile", &demo_scene(3000, 20240601))
 }
 
-/// The frame to run at step `i`: forwards then backwards, always coherent.
-fn frame_at(i: u64) -> usize {
-    let period = 2 * (FRAMES - 1);
-    let k = i % period;
-    (if k < FRAMES { k } else { period - k }) as usize
-}
-
 /// nphase's pipeline over a workload with `threads` threads.
 struct NphaseRunner<'a> {
     w: &'a Workload,
@@ -216,7 +165,7 @@ impl<'a> NphaseRunner<'a> {
     }
 
     fn frame(&mut self) -> usize {
-        let colliders = &self.w.frames[frame_at(self.step)];
+        let colliders = &self.w.frames[frame_at(self.step, FRAMES)];
         self.step += 1;
         let m = self.narrow.update(colliders, &self.w.pairs).expect("valid");
         m.len()
@@ -257,7 +206,7 @@ impl<'a> ParryRunner<'a> {
     }
 
     fn frame(&mut self) -> usize {
-        let colliders = &self.w.frames[frame_at(self.step)];
+        let colliders = &self.w.frames[frame_at(self.step, FRAMES)];
         self.step += 1;
         let (w, state, recompute) = (self.w, &mut self.state, self.recompute);
         let run_chunk = |states: &mut [(Vec<ContactManifold<(), ()>>, _)],

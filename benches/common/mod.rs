@@ -7,6 +7,7 @@
 //! the two shapes' local bounding boxes (the oracle's scale), and gaps are given in it.
 
 pub mod harness;
+pub mod scenes;
 
 use std::sync::Arc;
 
