@@ -156,8 +156,8 @@ fn thousand_mixed_shapes_curved_pairs_as_stock() {
 ///   1.3–1.8, each point once;
 /// * rapier's soft contact constraints rest deeper the fewer constraints carry a load, and a
 ///   point given twice is two constraints: with each nphase point handed to rapier twice (an
-///   experiment, not the adapter), nphase's resting depths were 0.7–1.2 × stock's; as nphase
-///   gives them, 1.6–2.1 ×.
+///   experiment, not the adapter), nphase's resting depths were 0.73–1.09 × stock's; as
+///   nphase gives them, 1.55–2.14 ×.
 ///
 /// Meeting these bars would take handing rapier duplicate points. Ignored until the bars are
 /// restated; run with `cargo test -p nphase-parry --test engines -- --ignored`.
