@@ -112,8 +112,8 @@ impl Curved {
 
 /// Solver contacts of one manifold closer together than this (m, world frame) are one place:
 /// parry's convex manifolds (`contact_manifold_pfm_pfm`) append the exact GJK/EPA witness to
-/// the clipped points, and it usually lands on one of them (a fraction of a micrometre
-/// apart), so stock rapier's solver gets that point twice.
+/// the clipped points, and in most curved manifolds it lands on one of them (mostly within
+/// 10 µm), so stock rapier's solver gets that point twice.
 pub const COINCIDENT: f32 = 1e-4;
 
 /// The pairs of one [`Curved`] kind over a run.
