@@ -1,21 +1,23 @@
-//! Stock rapier3d 0.36 and rapier + nphase side by side on the scenes of `docs/engines.md`, in
-//! one run: prints the Markdown table of that document.
+//! Stock rapier3d 0.36 and rapier + nphase side by side on the scenes of `docs/engines.md`, for
+//! each of the seeds, in one run: prints the Markdown tables of that document.
 //!
 //! ```sh
 //! cargo run --release -p nphase-parry --example engines              # 600 steps, 3 rounds
 //! cargo run --release -p nphase-parry --example engines -- 120 1     # steps, rounds
 //! ```
 //!
-//! Each scene runs `rounds` times per engine, interleaved (rapier, nphase, rapier, nphase, …)
-//! so that both see the same machine state; the times are each case's fastest round (the
-//! machine is shared: the fastest round is the one least disturbed). The physics is
-//! deterministic (one thread), so every round measures the same motion; the table shows the
+//! Each scene and seed runs `rounds` times per engine, interleaved (rapier, nphase, rapier,
+//! nphase, …) so that both see the same machine state; the times are each case's fastest round
+//! (the machine is shared: the fastest round is the one least disturbed). The physics is
+//! deterministic (one thread), so every round measures the same motion; the tables show the
 //! first round's, and the example checks that the others agree.
 
 #[path = "../tests/common/scenes.rs"]
 mod scenes;
 
-use scenes::{Engine, Report, Scene, build};
+use scenes::{COINCIDENT, Curved, Engine, RESTING_STEPS, Report, SEEDS, Scene, build};
+
+const ENGINES: [Engine; 2] = [Engine::Rapier, Engine::Nphase];
 
 fn main() {
     let arg = |k: usize, default: usize| {
@@ -26,37 +28,83 @@ fn main() {
     };
     let (steps, rounds) = (arg(1, 600), arg(2, 3).max(1));
     println!(
-        "{steps} steps at 60 Hz, f32, sleeping and contact recycling off; \
+        "{steps} steps at 60 Hz, f32, sleeping and contact recycling off, seeds {SEEDS:?}; \
          times: fastest of {rounds} interleaved rounds.\n"
     );
     println!(
-        "| scene | engine | ms / step | narrowphase ms / step | top-body displacement | \
-         final kinetic energy | deepest penetration | points / manifold | escaped | NaN |"
+        "| scene | seed | engine | ms / step | narrowphase ms / step | top-body displacement | \
+         final kinetic energy | deepest penetration | points / manifold | solver points / \
+         manifold | escaped | NaN |"
     );
-    println!("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
+    println!("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
     let mut dispatch = Vec::new();
+    let mut mixed = Vec::new();
     for scene in Scene::ALL {
-        let engines = [Engine::Rapier, Engine::Nphase];
-        let mut best: [Option<Report>; 2] = [None, None];
-        for _ in 0..rounds {
-            for (engine, best) in engines.iter().zip(&mut best) {
-                let report = build(scene, *engine).run(steps);
-                *best = Some(match best.take() {
-                    None => report,
-                    Some(first) => fastest(first, &report),
-                });
+        for seed in SEEDS {
+            let mut best: [Option<Report>; 2] = [None, None];
+            for _ in 0..rounds {
+                for (engine, best) in ENGINES.iter().zip(&mut best) {
+                    let report = build(scene, *engine, seed).run(steps);
+                    *best = Some(match best.take() {
+                        None => report,
+                        Some(first) => fastest(first, &report),
+                    });
+                }
             }
-        }
-        for (engine, report) in engines.iter().zip(best.iter().flatten()) {
-            row(scene, *engine, report);
-            if let Some(stats) = report.dispatch {
-                dispatch.push((scene, stats));
+            let [Some(stock), Some(nphase)] = best else {
+                unreachable!("rounds >= 1")
+            };
+            for (engine, report) in ENGINES.iter().zip([&stock, &nphase]) {
+                row(scene, seed, *engine, report);
+            }
+            if let Some(stats) = nphase.dispatch {
+                dispatch.push((scene, seed, stats));
+            }
+            if scene == Scene::Mixed {
+                mixed.push((seed, stock, nphase));
             }
         }
     }
+
+    println!(
+        "\nMixed scene by curved member: solver points per manifold (all steps; distinct: those \
+         within {COINCIDENT} m of another counted once), resting depth (mean deepest \
+         penetration per manifold, last {RESTING_STEPS} steps) and the deepest manifold of \
+         those steps.\n"
+    );
+    println!(
+        "| seed | pairs with | manifolds (stock / nphase) | solver points: stock | nphase | \
+         distinct: stock | nphase | resting depth: stock | nphase | ratio | deepest at rest: \
+         stock | nphase |"
+    );
+    println!(
+        "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    );
+    for (seed, stock, nphase) in &mixed {
+        for (k, kind) in Curved::ALL.iter().enumerate() {
+            let (r, n) = (stock.kinds[k], nphase.kinds[k]);
+            println!(
+                "| {seed} | {} | {} / {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.5} | {:.5} | {:.2} | \
+                 {:.4} | {:.4} |",
+                kind.name(),
+                r.manifolds,
+                n.manifolds,
+                r.solver_points(),
+                n.solver_points(),
+                r.distinct_points(),
+                n.distinct_points(),
+                r.resting_depth(),
+                n.resting_depth(),
+                n.resting_depth() / r.resting_depth(),
+                r.resting_deepest,
+                n.resting_deepest,
+            );
+        }
+    }
+
     println!();
-    for (scene, stats) in dispatch {
-        println!("{}: {stats:?}", scene.name());
+    for (scene, seed, stats) in dispatch {
+        println!("{} (seed {seed}): {stats:?}", scene.name());
     }
 }
 
@@ -72,10 +120,10 @@ fn fastest(mut first: Report, other: &Report) -> Report {
     first
 }
 
-fn row(scene: Scene, engine: Engine, r: &Report) {
+fn row(scene: Scene, seed: u64, engine: Engine, r: &Report) {
     let per_step = |d: std::time::Duration| d.as_secs_f64() * 1e3 / r.steps as f64;
     println!(
-        "| {} | {} | {:.3} | {:.3} | {:.4} | {:.4} | {:.4} | {:.2} | {} / {} | {} |",
+        "| {} | {seed} | {} | {:.3} | {:.3} | {:.4} | {:.4} | {:.4} | {:.2} | {:.2} | {} / {} | {} |",
         scene.name(),
         engine.name(),
         per_step(r.step_time),
@@ -84,6 +132,7 @@ fn row(scene: Scene, engine: Engine, r: &Report) {
         r.kinetic_energy,
         r.deepest_penetration,
         r.points_per_manifold,
+        r.solver_points_per_manifold,
         r.escaped,
         r.dynamic_bodies,
         if r.non_finite { "yes" } else { "no" },

@@ -37,8 +37,12 @@
 //! lowest-dimensional feature of that side's supporting feature within `τ` of the point** — a
 //! vertex within `τ` names the point, else an edge within `τ`, else the face — with
 //! `τ = `[`FEATURE_SNAP`]` × size`. The rule has hysteresis: a point keeps last frame's id while
-//! the features it names are within `2τ` of it. Two points that come out with the same id are
-//! one point (the deeper is kept).
+//! the features it names are within `2τ` of it and it is within `2τ` of where last frame's
+//! point with that id was, on both shapes (on A in A's frame, on B in B's frame): it is the
+//! same point seen again, not another point of the same features — an id that names two faces
+//! (the witness of a deep face-on-face overlap) would otherwise name every point of the next
+//! frame's clipped polygon, and these, one id, would merge into one point for good. Two points
+//! that come out with the same id are one point (the deeper is kept).
 //!
 //! `size` is the larger extent of the two supporting features (the largest distance of a
 //! feature vertex from its first vertex).
@@ -222,6 +226,20 @@ pub struct ManifoldWorkspace<T: Real> {
     scratch: Vec<ClipVertex<T>>,
     planes: Vec<SidePlane<T>>,
     candidates: Vec<PointCandidate<T>>,
+    heirs: Vec<Heir<T>>,
+    taken: Vec<bool>,
+}
+
+/// A point of this frame that may keep the id of a point of last frame's (see
+/// [`name_candidates`]).
+#[derive(Clone, Copy, Debug)]
+struct Heir<T> {
+    /// Squared distance between the two points (A's frame).
+    distance2: T,
+    /// Index into last frame's points.
+    previous: usize,
+    /// Index into the candidates.
+    candidate: usize,
 }
 
 /// A candidate point in A's frame.
@@ -288,9 +306,8 @@ pub fn build_manifold<T: Real>(
     remove_duplicates(&mut ws.candidates, merge);
     add_witness(ws, contact, merge, accuracy);
 
-    let tau = T::lit(FEATURE_SNAP) * size;
+    name_candidates(ws, T::lit(FEATURE_SNAP) * size, input);
     for c in &mut ws.candidates {
-        c.id = snapped_id(c, &ws.feature1, &ws.feature2, tau, input.previous);
         c.previous_rank = input
             .previous
             .iter()
@@ -513,31 +530,13 @@ fn separation<T: Real>(face: &SupportFeature<T>, other: &SupportFeature<T>) -> T
     })
 }
 
-/// The id of candidate `c` by the rule of the module doc: each side's lowest-dimensional
-/// feature within `tau`, or last frame's id while its features are within `2 tau` (of several,
-/// the one of the nearest point last frame).
-fn snapped_id<T: Real>(
-    c: &PointCandidate<T>,
-    feature1: &SupportFeature<T>,
-    feature2: &SupportFeature<T>,
-    tau: T,
-    previous: &[ContactPoint<T>],
-) -> ContactId {
-    let near_a = nearby_features(c.id.a(), &c.point1, feature1, tau + tau);
-    let near_b = nearby_features(c.id.b(), &c.point2, feature2, tau + tau);
-    // Of last frame's points whose features are both within reach, the nearest one's id.
+/// Names every candidate by the rule of the module doc: each side's lowest-dimensional feature
+/// within `tau` (its own id), unless it inherits the id of a point of last frame's whose
+/// features are within `2 tau` of it and which was within `2 tau` of it on both shapes (of
+/// several, the nearest on A).
+fn name_candidates<T: Real>(ws: &mut ManifoldWorkspace<T>, tau: T, input: &ManifoldInput<'_, T>) {
+    let reach = tau + tau;
     let names = |near: &[(FeatureId, T)], f: FeatureId| near.iter().any(|(g, _)| *g == f);
-    let kept = previous
-        .iter()
-        .filter(|p| names(&near_a, p.id.a()) && names(&near_b, p.id.b()))
-        .map(|p| (p.id, (p.local_point1 - c.point1).norm_squared()))
-        .fold(None, |best: Option<(ContactId, T)>, (id, d)| match best {
-            Some((_, b)) if !(d < b) => best,
-            _ => Some((id, d)),
-        });
-    if let Some((id, _)) = kept {
-        return id;
-    }
     // The raw label comes before the features that contain it (which only serve the
     // hysteresis), at distance 0: the first entry within tau is at the latest the raw label.
     let first_within = |near: &[(FeatureId, T)], raw: FeatureId| {
@@ -545,10 +544,43 @@ fn snapped_id<T: Real>(
             .find(|(_, d)| *d <= tau)
             .map_or(raw, |(f, _)| *f)
     };
-    ContactId::new(
-        first_within(&near_a, c.id.a()),
-        first_within(&near_b, c.id.b()),
-    )
+    ws.heirs.clear();
+    for (k, c) in ws.candidates.iter_mut().enumerate() {
+        let near_a = nearby_features(c.id.a(), &c.point1, &ws.feature1, reach);
+        let near_b = nearby_features(c.id.b(), &c.point2, &ws.feature2, reach);
+        let own = ContactId::new(
+            first_within(&near_a, c.id.a()),
+            first_within(&near_b, c.id.b()),
+        );
+        let point2_in_b = input.pos12.inverse_transform_point(&c.point2);
+        for (i, p) in input.previous.iter().enumerate() {
+            let distance2 = (p.local_point1 - c.point1).norm_squared();
+            let close = distance2 <= reach * reach
+                && (p.local_point2 - point2_in_b).norm_squared() <= reach * reach;
+            if close && names(&near_a, p.id.a()) && names(&near_b, p.id.b()) {
+                ws.heirs.push(Heir {
+                    distance2,
+                    previous: i,
+                    candidate: k,
+                });
+            }
+        }
+        c.id = own;
+    }
+    // A stable sort: ties keep the candidates' order (the clipping's), then last frame's.
+    ws.heirs.sort_by(|x, y| {
+        x.distance2
+            .partial_cmp(&y.distance2)
+            .unwrap_or(core::cmp::Ordering::Equal)
+    });
+    ws.taken.clear();
+    ws.taken.resize(ws.candidates.len(), false);
+    for h in &ws.heirs {
+        if !ws.taken[h.candidate] {
+            ws.taken[h.candidate] = true;
+            ws.candidates[h.candidate].id = input.previous[h.previous].id;
+        }
+    }
 }
 
 /// The features of `feature` that could name a point at `p` labelled `raw`, each with its

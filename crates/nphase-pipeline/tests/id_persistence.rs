@@ -537,3 +537,99 @@ fn every_pair_kind_keeps_its_ids_at_rest() {
         "{jumps} normal jumps over {pairs} pairs"
     );
 }
+
+/// Regression (issue 12, part 4: the mixed pile of `docs/engines.md`): a round cuboid that
+/// fell onto a cylinder's cap. At frame 32 it was 8 cm into the cap, and the exact witness lay
+/// inside both faces, so its id named the two faces (`A face 0 · B face 5`). The id rule's
+/// hysteresis then gave that id to every point of the next frames' clipped polygon — each lies
+/// on both faces, and the faces are "within reach" of any of their points — and the points,
+/// one id, merged into one point. One point named by two faces names every point of the next
+/// frame too, so the manifold stayed at one point for good (it moved across the cap from frame
+/// to frame), and the box, held at one point, sank 0.45 m into the cylinder over the next
+/// 50 frames. The poses below are the engine's, frames 31 to 39 of seed 1 (f32, as rapier runs
+/// them).
+///
+/// It passes since last frame's id is kept only by a point within `2τ` of where last frame's
+/// point with that id was, on both shapes: two points of this frame may still merge under one
+/// id while both are that near to it (frame 35 keeps one point of a fresh pair's two), but the
+/// manifold does not stay one point — it has a fresh pair's points from frame 36 on.
+#[test]
+fn a_face_on_face_witness_does_not_swallow_the_next_frames_points() {
+    use nphase_math::Isometry;
+    use nphase_math::nalgebra::{Quaternion, Translation3};
+    use nphase_shapes::{Cuboid as C, Cylinder as Cy};
+    let cylinder = Shape::Cylinder(Cy::new(0.230_653_32_f32, 0.455_216_4).expect("valid"));
+    let inner = C::new(nphase_math::Vector::new(
+        0.397_118_57_f32,
+        0.388_300_18,
+        0.174_823_45,
+    ));
+    let round_cuboid = Shape::round(Shape::Cuboid(inner.expect("valid")), 0.05).expect("valid");
+    // (w, x, y, z) and translation of B in A's frame.
+    let frames: [([f32; 4], [f32; 3]); 9] = [
+        (
+            [0.06907445, -0.040799975, 0.428491, 0.8999777],
+            [0.12934573, 0.6585359, 0.08863892],
+        ),
+        (
+            [-0.014249131, -0.06984809, 0.43252388, 0.8988],
+            [0.045413934, 0.6156187, 0.09489487],
+        ),
+        (
+            [-0.018322825, -0.06744444, 0.4834093, 0.8726001],
+            [0.04417087, 0.6094241, 0.04840886],
+        ),
+        (
+            [-0.035647407, -0.072286576, 0.54305583, 0.8358196],
+            [0.016284006, 0.5992516, -0.0014498625],
+        ),
+        (
+            [-0.052302346, -0.08114001, 0.60603565, 0.7895578],
+            [-0.012063209, 0.5848574, -0.055874918],
+        ),
+        (
+            [-0.06513183, -0.09436059, 0.6644679, 0.738469],
+            [-0.038645968, 0.565672, -0.10792387],
+        ),
+        (
+            [-0.052794024, -0.096594304, 0.69553196, 0.71001256],
+            [-0.040105585, 0.52981615, -0.103944935],
+        ),
+        (
+            [-0.021746695, -0.084504336, 0.7222656, 0.68608946],
+            [-0.019894, 0.489006, -0.08099138],
+        ),
+        (
+            [0.031185597, -0.05539611, 0.73556733, 0.6744624],
+            [0.006522959, 0.45829654, -0.060893733],
+        ),
+    ];
+    let (mut state, mut manifold) = (PairState::new(), ContactManifold::default());
+    let mut workspace = PairWorkspace::new();
+    let mut counts = Vec::new();
+    for (frame, ([w, x, y, z], [tx, ty, tz])) in (31..).zip(frames) {
+        let rotation = UnitQuaternion::from_quaternion(Quaternion::new(w, x, y, z));
+        let input = PairInput {
+            shape1: &cylinder,
+            shape2: &round_cuboid,
+            pos12: Isometry::from_parts(Translation3::new(tx, ty, tz), rotation),
+            prediction: 0.02,
+        };
+        update_manifold(&input, &mut state, &mut manifold, &mut workspace);
+        let (mut fresh_state, mut fresh) = (PairState::new(), ContactManifold::default());
+        update_manifold(
+            &input,
+            &mut fresh_state,
+            &mut fresh,
+            &mut PairWorkspace::new(),
+        );
+        counts.push((frame, manifold.points.len(), fresh.points.len()));
+    }
+    for &(frame, kept, fresh) in &counts {
+        assert!(
+            kept + 1 >= fresh && (frame < 36 || kept == fresh),
+            "frame {frame}: {kept} points where a fresh pair has {fresh} (frame, kept, fresh: \
+             {counts:?})"
+        );
+    }
+}

@@ -5,8 +5,19 @@
 //! f32, 60 Hz (rapier's default `dt`), sleeping off on every body and rapier's contact
 //! recycling off, so every pair goes through the narrowphase at every step. Run with stock
 //! rapier (`Engine::Rapier`) or with nphase's dispatcher (`Engine::Nphase`); everything else is
-//! identical, including the seeded placement of the mixed shapes.
+//! identical, including what the seed decides:
+//!
+//! * stack: each box is moved sideways (x and z) by up to [`PLACEMENT_JITTER`] and turned about
+//!   the vertical by up to [`YAW_JITTER`] (uniform, independent);
+//! * pyramid: each box is moved along z (across the pyramid's plane, where it has no
+//!   neighbour) by up to [`PLACEMENT_JITTER`] and turned about the vertical by up to
+//!   [`YAW_JITTER`] — its corners then reach up to 0.5 mm into a neighbour's (a 1e-3 turn of a
+//!   unit box); a shift along x would push whole faces 2 mm into each other;
+//! * mixed: the shapes' turns and sizes (a `Pcg64` seeded with the seed).
+//!
+//! A [`Report`] also measures the mixed scene's pairs by their curved member ([`Curved`]).
 
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use nphase_parry::{DispatchStats, Dispatcher};
@@ -55,6 +66,100 @@ impl Engine {
     }
 }
 
+/// The seeds the tests and the example run.
+pub const SEEDS: [u64; 3] = [1, 2, 3];
+
+/// The largest sideways shift of a box of the stack or the pyramid (m; see the module doc).
+pub const PLACEMENT_JITTER: f32 = 1e-3;
+/// The largest turn of a box of the stack or the pyramid about the vertical (rad).
+pub const YAW_JITTER: f32 = 1e-3;
+
+/// The resting depth is measured over this many last steps of a run ([`KindReport`]).
+pub const RESTING_STEPS: usize = 100;
+
+/// The curved shapes of the mixed scene, by which its pairs are measured apart. A pair counts
+/// for each curved kind among its two shapes: a cylinder on a box is a cylinder pair, a
+/// cylinder on a cone is a cylinder pair and a cone pair, a cylinder on a cylinder one cylinder
+/// pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Curved {
+    Cylinder,
+    Cone,
+    Capsule,
+}
+
+impl Curved {
+    pub const ALL: [Curved; 3] = [Curved::Cylinder, Curved::Cone, Curved::Capsule];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Curved::Cylinder => "cylinder",
+            Curved::Cone => "cone",
+            Curved::Capsule => "capsule",
+        }
+    }
+
+    fn of(shape: &dyn Shape) -> Option<Curved> {
+        use rapier3d::parry::shape::ShapeType;
+        match shape.shape_type() {
+            ShapeType::Cylinder | ShapeType::RoundCylinder => Some(Curved::Cylinder),
+            ShapeType::Cone | ShapeType::RoundCone => Some(Curved::Cone),
+            ShapeType::Capsule => Some(Curved::Capsule),
+            _ => None,
+        }
+    }
+}
+
+/// Solver contacts of one manifold closer together than this (m, world frame) are one place:
+/// parry's convex manifolds (`contact_manifold_pfm_pfm`) append the exact GJK/EPA witness to
+/// the clipped points, and in most curved manifolds it lands on one of them (mostly within
+/// 10 µm), so stock rapier's solver gets that point twice.
+pub const COINCIDENT: f32 = 1e-4;
+
+/// The pairs of one [`Curved`] kind over a run.
+///
+/// * `solver_points`: rapier's solver contacts (`ContactManifoldData::solver_contacts`, the at
+///   most four points the solver gets of a manifold) per manifold that has any, over every
+///   step; `distinct_points` counts solver contacts within [`COINCIDENT`] of an earlier one of
+///   the same manifold once;
+/// * `resting_depth`: over the last [`RESTING_STEPS`] steps, the mean over those manifolds of
+///   each one's deepest penetration (`max(0, −dist)` of its deepest point, 0 for a manifold
+///   whose points are all within the prediction distance but apart): how deep the settled
+///   pile rests, not the impact of the first fall.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct KindReport {
+    /// Manifolds with at least one solver contact, summed over the steps.
+    pub manifolds: u64,
+    /// Their solver contacts.
+    pub points: u64,
+    /// Their solver contacts, those within [`COINCIDENT`] of an earlier one left out.
+    pub distinct: u64,
+    /// Manifolds with a solver contact in the last [`RESTING_STEPS`] steps, summed over those
+    /// steps.
+    pub resting_manifolds: u64,
+    /// The sum of their deepest penetrations.
+    pub resting_depth_sum: f64,
+    /// The deepest of them.
+    pub resting_deepest: f32,
+}
+
+impl KindReport {
+    /// Solver contacts per manifold that has any.
+    pub fn solver_points(&self) -> f64 {
+        self.points as f64 / self.manifolds.max(1) as f64
+    }
+
+    /// Distinct solver contacts (see [`COINCIDENT`]) per manifold that has any.
+    pub fn distinct_points(&self) -> f64 {
+        self.distinct as f64 / self.manifolds.max(1) as f64
+    }
+
+    /// The mean deepest penetration of the manifolds of the last [`RESTING_STEPS`] steps.
+    pub fn resting_depth(&self) -> f64 {
+        self.resting_depth_sum / self.resting_manifolds.max(1) as f64
+    }
+}
+
 /// Half-size of the unit boxes.
 const HALF: f32 = 0.5;
 /// Inner half-width of the container (x and z) and its wall height.
@@ -70,6 +175,8 @@ pub struct World {
     pub start: Vector,
     pub scene: Scene,
     pub dispatcher: Option<Dispatcher>,
+    /// Each collider's curved kind, if it has one (the mixed scene's statistics).
+    curved: HashMap<ColliderHandle, Curved>,
 }
 
 /// What a run measured.
@@ -86,6 +193,10 @@ pub struct Report {
     pub deepest_penetration: f32,
     /// Contact points per manifold with at least one point, averaged over every step.
     pub points_per_manifold: f64,
+    /// rapier's solver contacts per manifold with at least one, averaged over every step.
+    pub solver_points_per_manifold: f64,
+    /// The pairs involving each [`Curved`] kind, in the order of [`Curved::ALL`].
+    pub kinds: [KindReport; 3],
     /// A body position or velocity was NaN or infinite at some step.
     pub non_finite: bool,
     /// Bodies outside the container (or fallen through the ground) after the last step.
@@ -94,7 +205,8 @@ pub struct Report {
     pub dispatch: Option<DispatchStats>,
 }
 
-pub fn build(scene: Scene, engine: Engine) -> World {
+/// The scene for `seed` (see the module doc for what the seed decides).
+pub fn build(scene: Scene, engine: Engine, seed: u64) -> World {
     let mut world = PhysicsWorld::new();
     world.integration_parameters.contact_recycling = false;
     let dispatcher = match engine {
@@ -112,6 +224,14 @@ pub fn build(scene: Scene, engine: Engine) -> World {
         );
     };
     let body = |at: Vector| RigidBodyBuilder::dynamic().translation(at).can_sleep(false);
+    let mut rng = Pcg64::seed_from_u64(seed);
+    // A box of the stack or the pyramid, moved by `shift` (scaled by PLACEMENT_JITTER) and turned
+    // about the vertical by up to YAW_JITTER.
+    let mut jittered = |at: Vector, shift: Vector| {
+        let mut u = || rng.random_range(-1.0f32..=1.0);
+        let offset = Vector::new(shift.x * u(), 0.0, shift.z * u()) * PLACEMENT_JITTER;
+        body(at + offset).rotation(Vector::new(0.0, YAW_JITTER * u(), 0.0))
+    };
     let mut tracked = None;
     match scene {
         Scene::Stack => {
@@ -122,7 +242,8 @@ pub fn build(scene: Scene, engine: Engine) -> World {
             );
             for i in 0..16 {
                 let at = Vector::new(0.0, HALF + 2.0 * HALF * i as f32, 0.0);
-                let (h, _) = world.insert(body(at), ColliderBuilder::cuboid(HALF, HALF, HALF));
+                let rb = jittered(at, Vector::new(1.0, 0.0, 1.0));
+                let (h, _) = world.insert(rb, ColliderBuilder::cuboid(HALF, HALF, HALF));
                 tracked = Some(h);
             }
         }
@@ -138,7 +259,8 @@ pub fn build(scene: Scene, engine: Engine) -> World {
                 for i in 0..count {
                     let x = (i as f32 - (count - 1) as f32 / 2.0) * 2.0 * HALF;
                     let at = Vector::new(x, HALF + 2.0 * HALF * row as f32, 0.0);
-                    let (h, _) = world.insert(body(at), ColliderBuilder::cuboid(HALF, HALF, HALF));
+                    let rb = jittered(at, Vector::new(0.0, 0.0, 1.0));
+                    let (h, _) = world.insert(rb, ColliderBuilder::cuboid(HALF, HALF, HALF));
                     tracked = Some(h);
                 }
             }
@@ -171,7 +293,6 @@ pub fn build(scene: Scene, engine: Engine) -> World {
             ] {
                 ground(&mut world, half, at);
             }
-            let mut rng = Pcg64::seed_from_u64(2026);
             // A 10 × 10 × 10 lattice, 1.1 apart, its lowest layer 1 above the floor.
             for k in 0..1000 {
                 let (i, j, l) = (k % 10, (k / 10) % 10, k / 100);
@@ -194,6 +315,11 @@ pub fn build(scene: Scene, engine: Engine) -> World {
         }
     }
     let tracked = tracked.unwrap_or_else(RigidBodyHandle::invalid);
+    let curved = world
+        .colliders
+        .iter()
+        .filter_map(|(h, c)| Some((h, Curved::of(c.shape())?)))
+        .collect();
     let start = world
         .bodies
         .get(tracked)
@@ -204,6 +330,7 @@ pub fn build(scene: Scene, engine: Engine) -> World {
         start,
         scene,
         dispatcher,
+        curved,
     }
 }
 
@@ -237,7 +364,9 @@ impl World {
     pub fn run(&mut self, steps: usize) -> Report {
         let mut report = Report::default();
         let (mut manifolds, mut points) = (0u64, 0u64);
-        for _ in 0..steps {
+        let (mut solver_manifolds, mut solver_points) = (0u64, 0u64);
+        for step in 0..steps {
+            let resting = step + RESTING_STEPS >= steps;
             let start = Instant::now();
             self.world.step();
             report.step_time += start.elapsed();
@@ -249,13 +378,39 @@ impl World {
                 .narrow_phase_time
                 .time();
             for pair in self.world.narrow_phase.contact_pairs() {
+                let kinds = [pair.collider1, pair.collider2].map(|c| self.curved.get(&c).copied());
                 for m in pair.manifolds() {
                     if !m.points.is_empty() {
                         manifolds += 1;
                         points += m.points.len() as u64;
                     }
-                    for p in &m.points {
-                        report.deepest_penetration = report.deepest_penetration.max(-p.dist);
+                    let deepest = m.points.iter().fold(0.0f32, |d, p| d.max(-p.dist));
+                    report.deepest_penetration = report.deepest_penetration.max(deepest);
+                    let solver = m.data.solver_contacts.len() as u64;
+                    if solver == 0 {
+                        continue;
+                    }
+                    solver_manifolds += 1;
+                    solver_points += solver;
+                    let contacts = &m.data.solver_contacts;
+                    let distinct = (0..contacts.len())
+                        .filter(|&i| {
+                            contacts[..i]
+                                .iter()
+                                .all(|c| (c.anchor1 - contacts[i].anchor1).length() >= COINCIDENT)
+                        })
+                        .count() as u64;
+                    for (kind, stats) in Curved::ALL.iter().zip(&mut report.kinds) {
+                        if kinds.contains(&Some(*kind)) {
+                            stats.manifolds += 1;
+                            stats.points += solver;
+                            stats.distinct += distinct;
+                            if resting {
+                                stats.resting_manifolds += 1;
+                                stats.resting_depth_sum += f64::from(deepest);
+                                stats.resting_deepest = stats.resting_deepest.max(deepest);
+                            }
+                        }
                     }
                 }
             }
@@ -269,6 +424,7 @@ impl World {
         }
         report.steps = steps;
         report.points_per_manifold = points as f64 / manifolds.max(1) as f64;
+        report.solver_points_per_manifold = solver_points as f64 / solver_manifolds.max(1) as f64;
         let dynamic: Vec<&RigidBody> = self
             .world
             .bodies
