@@ -536,18 +536,20 @@ fn separation<T: Real>(face: &SupportFeature<T>, other: &SupportFeature<T>) -> T
 /// several, the nearest on A).
 fn name_candidates<T: Real>(ws: &mut ManifoldWorkspace<T>, tau: T, input: &ManifoldInput<'_, T>) {
     let reach = tau + tau;
+    // Distances are compared squared (no square roots on this per-point path).
+    let (tau2, reach2) = (tau * tau, reach * reach);
     let names = |near: &[(FeatureId, T)], f: FeatureId| near.iter().any(|(g, _)| *g == f);
     // The raw label comes before the features that contain it (which only serve the
     // hysteresis), at distance 0: the first entry within tau is at the latest the raw label.
     let first_within = |near: &[(FeatureId, T)], raw: FeatureId| {
         near.iter()
-            .find(|(_, d)| *d <= tau)
+            .find(|(_, d2)| *d2 <= tau2)
             .map_or(raw, |(f, _)| *f)
     };
     ws.heirs.clear();
     for (k, c) in ws.candidates.iter_mut().enumerate() {
-        let near_a = nearby_features(c.id.a(), &c.point1, &ws.feature1, reach);
-        let near_b = nearby_features(c.id.b(), &c.point2, &ws.feature2, reach);
+        let near_a = nearby_features(c.id.a(), &c.point1, &ws.feature1, reach2);
+        let near_b = nearby_features(c.id.b(), &c.point2, &ws.feature2, reach2);
         let own = ContactId::new(
             first_within(&near_a, c.id.a()),
             first_within(&near_b, c.id.b()),
@@ -555,8 +557,8 @@ fn name_candidates<T: Real>(ws: &mut ManifoldWorkspace<T>, tau: T, input: &Manif
         let point2_in_b = input.pos12.inverse_transform_point(&c.point2);
         for (i, p) in input.previous.iter().enumerate() {
             let distance2 = (p.local_point1 - c.point1).norm_squared();
-            let close = distance2 <= reach * reach
-                && (p.local_point2 - point2_in_b).norm_squared() <= reach * reach;
+            let close = distance2 <= reach2
+                && (p.local_point2 - point2_in_b).norm_squared() <= reach2;
             if close && names(&near_a, p.id.a()) && names(&near_b, p.id.b()) {
                 ws.heirs.push(Heir {
                     distance2,
@@ -584,8 +586,8 @@ fn name_candidates<T: Real>(ws: &mut ManifoldWorkspace<T>, tau: T, input: &Manif
 }
 
 /// The features of `feature` that could name a point at `p` labelled `raw`, each with its
-/// distance from `p`: first those of lower dimension, lowest dimension first and nearest first
-/// within a dimension (only those within `reach`, at most [`NEARBY`]) — vertices (of the edge,
+/// squared distance from `p`: first those of lower dimension, lowest dimension first and nearest
+/// first within a dimension (only those within `sqrt(reach2)`, at most [`NEARBY`]) — vertices (of the edge,
 /// when `raw` is an edge; any, when it is the face), edges (when `raw` is the face) —, then
 /// `raw` itself, then the features of `feature` that contain `raw` (the edges at a vertex, the
 /// whole face), these at distance 0: a point on them is named by them too, which the
@@ -595,7 +597,7 @@ fn nearby_features<T: Real>(
     raw: FeatureId,
     p: &Point<T>,
     feature: &SupportFeature<T>,
-    reach: T,
+    reach2: T,
 ) -> ArrayVec<(FeatureId, T), NEARBY> {
     let mut out = ArrayVec::new();
     let (vs, n) = (&feature.vertices, feature.vertices.len());
@@ -610,25 +612,25 @@ fn nearby_features<T: Real>(
             FeatureId::Vertex(_) => {}
             FeatureId::Edge(_) => {
                 for &k in &vertices {
-                    let d = (vs[k] - p).norm();
+                    let d2 = (vs[k] - p).norm_squared();
                     insert_sorted(
                         &mut out,
                         0,
-                        (FeatureId::Vertex(feature.vertex_ids[k]), d),
-                        reach,
+                        (FeatureId::Vertex(feature.vertex_ids[k]), d2),
+                        reach2,
                     );
                 }
             }
             FeatureId::Face(_) => {
                 for (v, &id) in vs.iter().zip(&feature.vertex_ids) {
-                    let d = (v - p).norm();
-                    insert_sorted(&mut out, 0, (FeatureId::Vertex(id), d), reach);
+                    let d2 = (v - p).norm_squared();
+                    insert_sorted(&mut out, 0, (FeatureId::Vertex(id), d2), reach2);
                 }
                 let start = out.len();
                 for k in 0..n {
-                    let d = segment_distance(&vs[k], &vs[(k + 1) % n], p);
+                    let d2 = segment_distance2(&vs[k], &vs[(k + 1) % n], p);
                     let edge = FeatureId::Edge(feature.edge_ids[k]);
-                    insert_sorted(&mut out, start, (edge, d), reach);
+                    insert_sorted(&mut out, start, (edge, d2), reach2);
                 }
             }
         }
@@ -656,15 +658,15 @@ fn nearby_features<T: Real>(
     out
 }
 
-/// Inserts `entry` into `out[start..]` in order of distance, if it is within `reach` and there
-/// is room.
+/// Inserts `entry` (a feature and its squared distance) into `out[start..]` in order of
+/// distance, if it is within `sqrt(reach2)` and there is room.
 fn insert_sorted<T: Real>(
     out: &mut ArrayVec<(FeatureId, T), NEARBY>,
     start: usize,
     entry: (FeatureId, T),
-    reach: T,
+    reach2: T,
 ) {
-    if entry.1 <= reach && !out.is_full() {
+    if entry.1 <= reach2 && !out.is_full() {
         let at = out[start..]
             .iter()
             .position(|(_, d)| entry.1 < *d)
@@ -676,8 +678,8 @@ fn insert_sorted<T: Real>(
 /// The most features [`nearby_features`] lists for one side of a point.
 const NEARBY: usize = 8;
 
-/// The distance from `p` to the segment `[a, b]`.
-fn segment_distance<T: Real>(a: &Point<T>, b: &Point<T>, p: &Point<T>) -> T {
+/// The squared distance from `p` to the segment `[a, b]`.
+fn segment_distance2<T: Real>(a: &Point<T>, b: &Point<T>, p: &Point<T>) -> T {
     let ab = b - a;
     let len2 = ab.norm_squared();
     let t = if len2 > T::zero() {
@@ -685,7 +687,7 @@ fn segment_distance<T: Real>(a: &Point<T>, b: &Point<T>, p: &Point<T>) -> T {
     } else {
         T::zero()
     };
-    (a + ab * t - p).norm()
+    (a + ab * t - p).norm_squared()
 }
 
 /// Removes every candidate within `radius` of an earlier one (keeping the deeper of the two in
