@@ -9,9 +9,13 @@
 //!   axes and the profiles' kinks (`revolution.rs`), exact;
 //! * point core–cuboid core, either order (ball–box, ball–rounded box): the clamped point
 //!   (`point_box.rs`), exact;
-//! * cuboid core–cuboid core: when they overlap, the separating-axis test gives the exact depth
-//!   (`cuboid_sat.rs`); when a separating axis shows
-//!   them apart, GJK measures the distance (next branch);
+//! * cuboid core–cuboid core overlapping: the fifteen axes of two boxes in closed form
+//!   (`cuboid_sat.rs`, cheaper than the general test below on resting stacks); apart, the
+//!   general test;
+//! * polytope cores against each other (box, hull, triangle, in any pairing): the
+//!   separating-axis test (`polytope_sat.rs`), from the pair's cached feature ([`SatCache`]):
+//!   exact when they overlap or touch, "apart" when an axis separates them by more than the
+//!   prediction; when they are apart by less, GJK measures the distance (next branch);
 //! * everything else: GJK on the cores, EPA when they overlap
 //!   (`convex_gjk.rs`), warm-started from the pair's
 //!   [`SimplexCache`].
@@ -26,26 +30,47 @@ mod contact;
 mod convex_gjk;
 mod cuboid_sat;
 mod point_box;
+mod polytope_sat;
 mod revolution;
 
 pub use contact::{ContactQuality, LocalContact, PairOutcome, Reuse};
 pub(crate) use convex_gjk::shape_size;
+pub(crate) use polytope_sat::SatWorkspace;
+pub use polytope_sat::{SatCache, SatFeature};
 
 use nphase_gjk::{GjkInput, GjkOptions, SimplexCache};
 use nphase_math::{Isometry, Point, Real};
 use nphase_shapes::{Core, Shape};
 
 use crate::PairWorkspace;
+use polytope_sat::{Polytope, SatInput, SatOutcome};
 
 /// Queries shape A (at the origin) against shape B at `pos12`: the contact if their signed
 /// distance is at most `prediction` (≥ 0). `cache` warm-starts GJK and is updated; see the
-/// module doc for the branches.
+/// module doc for the branches. Polytope pairs start their separating-axis test cold (a pair
+/// followed across frames keeps its feature with [`query_pair_cached`]).
 pub fn query_pair<T: Real>(
     shape1: &Shape<T>,
     shape2: &Shape<T>,
     pos12: &Isometry<T>,
     prediction: T,
     cache: &mut SimplexCache<T>,
+    workspace: &mut PairWorkspace<T>,
+) -> PairOutcome<T> {
+    let mut sat = SatCache::EMPTY;
+    query_pair_cached(
+        shape1, shape2, pos12, prediction, cache, &mut sat, workspace,
+    )
+}
+
+/// [`query_pair`] with the separating-axis feature of the pair's last query (`sat`, updated).
+pub fn query_pair_cached<T: Real>(
+    shape1: &Shape<T>,
+    shape2: &Shape<T>,
+    pos12: &Isometry<T>,
+    prediction: T,
+    cache: &mut SimplexCache<T>,
+    sat: &mut SatCache,
     workspace: &mut PairWorkspace<T>,
 ) -> PairOutcome<T> {
     if let (Shape::Ball(b1), Shape::Ball(b2)) = (shape1, shape2) {
@@ -87,10 +112,44 @@ pub fn query_pair<T: Real>(
         (Core::Cuboid(a), Core::Cuboid(b)) => {
             if let Some(contact) = cuboid_sat::cuboid_penetration(a, b, pos12) {
                 let contact = contact.grown_by(radius1, radius2);
-                return PairOutcome::closed_form(contact, prediction);
+                return PairOutcome {
+                    sat_ran: true,
+                    ..PairOutcome::closed_form(contact, prediction)
+                };
             }
         }
         _ => {}
+    }
+    let mut sat_ran = None;
+    if let (Some(a), Some(b)) = (Polytope::of(&core1), Polytope::of(&core2)) {
+        let input = SatInput {
+            a,
+            b,
+            pos12,
+            limit: prediction + radius1 + radius2,
+            sizes: [shape_size(&core1, T::zero()), shape_size(&core2, T::zero())],
+        };
+        let (outcome, hit) = polytope_sat::polytope_contact(&input, sat, &mut workspace.sat);
+        let sat_outcome = |o: PairOutcome<T>| PairOutcome {
+            sat_ran: true,
+            sat_cache_hit: hit,
+            ..o
+        };
+        match outcome {
+            SatOutcome::Apart { lower_bound } => {
+                return sat_outcome(PairOutcome {
+                    lower_bound: lower_bound - radius1 - radius2,
+                    ..PairOutcome::default()
+                });
+            }
+            SatOutcome::Penetrating(contact) => {
+                let contact = contact.grown_by(radius1, radius2);
+                return sat_outcome(PairOutcome::closed_form(contact, prediction));
+            }
+            SatOutcome::Separated => sat_ran = Some(hit),
+        }
+    } else {
+        *sat = SatCache::EMPTY;
     }
     let input = GjkInput {
         shape1: &core1,
@@ -102,5 +161,11 @@ pub fn query_pair<T: Real>(
         shape_sizes: [shape_size(&core1, radius1), shape_size(&core2, radius2)],
         options: GjkOptions::default(),
     };
-    convex_gjk::convex_contact(&input, cache, &mut workspace.epa, &mut workspace.feature)
+    let outcome =
+        convex_gjk::convex_contact(&input, cache, &mut workspace.epa, &mut workspace.feature);
+    PairOutcome {
+        sat_ran: sat_ran.is_some(),
+        sat_cache_hit: sat_ran == Some(true),
+        ..outcome
+    }
 }
