@@ -5,10 +5,12 @@
 //! and turns 1e-3 rad a frame), *resting* (B still, a jitter of 1e-4 on one frame in four),
 //! *tumbling* (B turns 0.05 rad a frame about a random axis) — from placements near contact.
 //! Every frame the pair's query starts from its kept caches (the separating-axis feature and
-//! GJK's simplex), and a cold query of the same pose must agree: a contact in both or neither
+//! GJK's simplex), and a cold query of the same pose must agree, neither running EPA: a
+//! contact in both or neither
 //! (unless the distance is within the tolerance of the prediction), the same signed distance,
 //! and the warm normal a true minimiser (its support gap is the cold distance), all within
-//! docs/accuracy.md's tolerance. A guard checks that the cached feature won on most frames.
+//! docs/accuracy.md's tolerance. A guard checks that the test ran on many frames (GJK alone
+//! answers separated pairs) and its cached feature won on most of them.
 
 mod common;
 
@@ -59,10 +61,11 @@ fn gap(a: &Shape<f64>, b: &Shape<f64>, pos12: &Iso, n: &V) -> f64 {
     -a.local_support_point(n).coords.dot(n) - b.support_point(pos12, &-n).coords.dot(&-n)
 }
 
-/// Frames checked, and those on which the cached feature won again.
+/// Frames checked, those that ran the test, those on which its cached feature won again.
 #[derive(Debug, Default)]
 struct Counts {
     frames: usize,
+    sat: usize,
     hits: usize,
     contacts: usize,
 }
@@ -109,12 +112,9 @@ fn check_sequence(
             &mut workspace,
         );
         counts.frames += 1;
+        counts.sat += usize::from(warm.sat_ran);
         counts.hits += usize::from(warm.sat_cache_hit);
-        prop_assert!(
-            warm.sat_ran && cold.sat_ran,
-            "frame {}: not a SAT pair",
-            frame
-        );
+        prop_assert!(!warm.epa_ran && !cold.epa_ran, "frame {}: EPA ran", frame);
         match (warm.contact, cold.contact) {
             (Some(w), Some(c)) => {
                 counts.contacts += 1;
@@ -171,10 +171,12 @@ proptest! {
     #[test]
     fn cached_feature_agrees_with_cold_recomputation(seed in any::<u64>(), motion in 0u8..3) {
         let counts = check_all(seed, motion)?;
-        // Representative: mostly contacts, and the cache wins on most frames (tumbling pairs
-        // change features more often).
+        // Representative: many contacts and tests, and the cache wins on many of those (not
+        // on overlapping boxes, which take the closed form; tumbling pairs change features
+        // more often).
         prop_assert!(counts.contacts * 3 > counts.frames, "{:?}", counts);
-        let share = if motion == 2 { 0.5 } else { 0.8 };
-        prop_assert!(counts.hits as f64 > share * counts.frames as f64, "{:?}", counts);
+        let share = if motion == 2 { 0.3 } else { 0.5 };
+        prop_assert!(counts.sat * 4 > counts.frames, "{:?}", counts);
+        prop_assert!(counts.hits as f64 > share * counts.sat as f64, "{:?}", counts);
     }
 }

@@ -12,10 +12,11 @@
 //! * cuboid core–cuboid core overlapping: the fifteen axes of two boxes in closed form
 //!   (`cuboid_sat.rs`, cheaper than the general test below on resting stacks); apart, the
 //!   general test;
-//! * polytope cores against each other (box, hull, triangle, in any pairing): the
-//!   separating-axis test (`polytope_sat.rs`), from the pair's cached feature ([`SatCache`]):
-//!   exact when they overlap or touch, "apart" when an axis separates them by more than the
-//!   prediction; when they are apart by less, GJK measures the distance (next branch);
+//! * polytope cores against each other (box, hull, triangle, in any pairing): GJK first (it
+//!   measures a separated pair outright), unless the pair overlapped at its last query; when
+//!   the cores overlap, the separating-axis test (`polytope_sat.rs`) from the pair's cached
+//!   feature ([`SatCache`]): exact when they overlap or touch, "apart" when an axis separates
+//!   them by more than the prediction; when they are apart by less, GJK's distance — no EPA;
 //! * everything else: GJK on the cores, EPA when they overlap
 //!   (`convex_gjk.rs`), warm-started from the pair's
 //!   [`SimplexCache`].
@@ -38,7 +39,7 @@ pub(crate) use convex_gjk::shape_size;
 pub(crate) use polytope_sat::SatWorkspace;
 pub use polytope_sat::{SatCache, SatFeature};
 
-use nphase_gjk::{GjkInput, GjkOptions, SimplexCache};
+use nphase_gjk::{GjkInput, GjkOptions, GjkStatus, SimplexCache};
 use nphase_math::{Isometry, Point, Real};
 use nphase_shapes::{Core, Shape};
 
@@ -120,37 +121,6 @@ pub fn query_pair_cached<T: Real>(
         }
         _ => {}
     }
-    let mut sat_ran = None;
-    if let (Some(a), Some(b)) = (Polytope::of(&core1), Polytope::of(&core2)) {
-        let input = SatInput {
-            a,
-            b,
-            pos12,
-            limit: prediction + radius1 + radius2,
-            sizes: [shape_size(&core1, T::zero()), shape_size(&core2, T::zero())],
-        };
-        let (outcome, hit) = polytope_sat::polytope_contact(&input, sat, &mut workspace.sat);
-        let sat_outcome = |o: PairOutcome<T>| PairOutcome {
-            sat_ran: true,
-            sat_cache_hit: hit,
-            ..o
-        };
-        match outcome {
-            SatOutcome::Apart { lower_bound } => {
-                return sat_outcome(PairOutcome {
-                    lower_bound: lower_bound - radius1 - radius2,
-                    ..PairOutcome::default()
-                });
-            }
-            SatOutcome::Penetrating(contact) => {
-                let contact = contact.grown_by(radius1, radius2);
-                return sat_outcome(PairOutcome::closed_form(contact, prediction));
-            }
-            SatOutcome::Separated => sat_ran = Some(hit),
-        }
-    } else {
-        *sat = SatCache::EMPTY;
-    }
     let input = GjkInput {
         shape1: &core1,
         radius1,
@@ -161,11 +131,76 @@ pub fn query_pair_cached<T: Real>(
         shape_sizes: [shape_size(&core1, radius1), shape_size(&core2, radius2)],
         options: GjkOptions::default(),
     };
-    let outcome =
-        convex_gjk::convex_contact(&input, cache, &mut workspace.epa, &mut workspace.feature);
-    PairOutcome {
-        sat_ran: sat_ran.is_some(),
-        sat_cache_hit: sat_ran == Some(true),
-        ..outcome
+    let (Some(a), Some(b)) = (Polytope::of(&core1), Polytope::of(&core2)) else {
+        *sat = SatCache::EMPTY;
+        return convex_gjk::convex_contact(
+            &input,
+            cache,
+            &mut workspace.epa,
+            &mut workspace.feature,
+        );
+    };
+    // Polytopes: GJK first unless the pair overlapped last time (it measures a separated pair
+    // outright; measured cheaper on cold pairs, see polytope_sat.rs), the separating-axis test
+    // when GJK finds the cores overlapping, or first for a pair that overlapped.
+    let mut gjk = None;
+    if !(sat.penetrating && sat.feature.is_some()) {
+        let out = nphase_gjk::closest_points(&input, cache);
+        // (A stall on nearly touching features is settled by the test too, not by EPA.)
+        if !matches!(
+            out.status,
+            GjkStatus::Intersecting(_) | GjkStatus::Stalled { .. }
+        ) {
+            return convex_gjk::contact_from_gjk(
+                &input,
+                out,
+                &mut workspace.epa,
+                &mut workspace.feature,
+            );
+        }
+        gjk = Some(out);
+    }
+    let sat_input = SatInput {
+        a,
+        b,
+        pos12,
+        limit: prediction + radius1 + radius2,
+        sizes: [shape_size(&core1, T::zero()), shape_size(&core2, T::zero())],
+    };
+    let (outcome, hit) = polytope_sat::polytope_contact(&sat_input, sat, &mut workspace.sat);
+    let (gjk_iterations, warm_started) = gjk
+        .as_ref()
+        .map_or((0, false), |g| (g.stats.iterations, g.stats.warm_started));
+    let done = |o: PairOutcome<T>| PairOutcome {
+        sat_ran: true,
+        sat_cache_hit: hit,
+        gjk_iterations,
+        warm_started,
+        ..o
+    };
+    match (outcome, gjk) {
+        (SatOutcome::Penetrating(contact), _) => {
+            let contact = contact.grown_by(radius1, radius2);
+            done(PairOutcome::closed_form(contact, prediction))
+        }
+        (SatOutcome::Apart { lower_bound }, _) => done(PairOutcome {
+            lower_bound: lower_bound - radius1 - radius2,
+            ..PairOutcome::default()
+        }),
+        // Apart by less than the prediction: GJK measures the distance (again, when it found
+        // the cores touching within its tolerance and the test an axis just apart).
+        (SatOutcome::Separated, _) => {
+            let outcome = convex_gjk::convex_contact(
+                &input,
+                cache,
+                &mut workspace.epa,
+                &mut workspace.feature,
+            );
+            PairOutcome {
+                sat_ran: true,
+                sat_cache_hit: hit,
+                ..outcome
+            }
+        }
     }
 }
