@@ -31,7 +31,7 @@
 //! cargo bench --bench pipeline -- --warm-up-time 1 --measurement-time 3
 //! # the thread-scaling table (1..N threads, N = cores, plus 4 and 8) → docs/pipeline_scaling.csv
 //! PIPELINE_SCALING_CSV=docs/pipeline_scaling.csv cargo bench --bench pipeline
-//! # warm against cold starts (GJK iterations and ns per pair), one thread
+//! # warm against cold starts (GJK iterations, EPA and SAT runs, ns per pair), one thread
 //! PIPELINE_WARM_COLD=1 cargo bench --bench pipeline
 //! # instructions per pair-frame (nphase, one thread) under callgrind
 //! benches/callgrind.sh pipeline [workload] [reps]
@@ -434,11 +434,14 @@ fn scaling(path: &str) {
 /// (warm) or dropped before each frame (cold: an update with no pairs forgets them all, and only
 /// the real update is timed). Mean GJK iterations per pair and ns per pair per frame.
 fn warm_vs_cold() {
-    println!("workload,start,gjk_iterations_per_pair,epa_runs_per_frame,ns_per_pair");
-    for w in [resting_boxes(), mixed_pile()] {
+    println!(
+        "workload,start,gjk_iterations_per_pair,epa_runs_per_frame,ns_per_pair,sat_runs_per_frame,sat_cache_hits_per_frame"
+    );
+    for w in [resting_boxes(), mixed_pile(), hull64()] {
         for cold in [false, true] {
             let mut r = NphaseRunner::new(&w, 1);
             let (mut iterations, mut pairs, mut epa, mut frames) = (0, 0, 0, 0);
+            let (mut sat, mut hits) = (0, 0);
             let mut frame = || {
                 if cold {
                     r.narrow.update(&w.frames[0], &[]).expect("valid");
@@ -450,6 +453,8 @@ fn warm_vs_cold() {
                 iterations += s.gjk_iterations;
                 pairs += s.pairs;
                 epa += s.epa_runs;
+                sat += s.sat_runs;
+                hits += s.sat_cache_hits;
                 frames += 1;
                 black_box(n);
                 elapsed
@@ -466,11 +471,13 @@ fn warm_vs_cold() {
                 best = best.min(total / (32 * w.pairs.len()) as f64);
             }
             println!(
-                "{},{},{:.3},{:.1},{best:.1}",
+                "{},{},{:.3},{:.1},{best:.1},{:.1},{:.1}",
                 w.name,
                 if cold { "cold" } else { "warm" },
                 iterations as f64 / pairs as f64,
-                epa as f64 / frames as f64
+                epa as f64 / frames as f64,
+                sat as f64 / frames as f64,
+                hits as f64 / frames as f64
             );
         }
     }
