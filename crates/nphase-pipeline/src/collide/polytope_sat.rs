@@ -35,8 +35,8 @@
 //! edge, and `s = n·(q − p)` for points `p`, `q` of the two edges (both are supports along `n`).
 //! For a half-circle arc `b₂ = −b₁`, and the tests hold as written.
 //!
-//! **Bounds that skip features.** Take any `b₀ ∈ B` and `a₀ ∈ A` (the supports along the best
-//! axis so far). For a face of A, `s ≤ n·b₀ − o` (`o` its plane offset); for a face of B
+//! **Bounds that skip features.** Take any `b₀ ∈ B` and `a₀ ∈ A` (one of each for every bound
+//! of a test, so that the edges can reuse the faces' bounds: the seed's points, see below). For a face of A, `s ≤ n·b₀ − o` (`o` its plane offset); for a face of B
 //! (outward `m`, axis `−m`), `s ≤ m·a₀ − o_B`. On the arc of an edge of A with faces `f₀, f₁`,
 //! A's support is the edge, so `s(u) ≤ u·(b₀ − p)`, a linear function of `u`; written as
 //! `u = (λ₀ n₀ + λ₁ n₁)/|λ₀ n₀ + λ₁ n₁|` with `λ ≥ 0` and `|λ₀ n₀ + λ₁ n₁| ≤ λ₀ + λ₁`, it is at most
