@@ -175,11 +175,15 @@ impl<T: Real> Edge<T> {
 
 impl<'a, T: Real> Polytope<'a, T> {
     /// The polytope a core is, if it is one (hulls of dimension 0 and 1 are a point and a
-    /// segment, left to GJK).
+    /// segment, left to GJK; so are hulls with more faces or edges than a [`SatFeature`] can
+    /// number, some 20 000 vertices and up, which GJK's hill climbing serves better anyway).
     pub(crate) fn of(core: &'a Core<'a, T>) -> Option<Self> {
+        let numbered = |n: usize| n > 0 && n <= usize::from(u16::MAX);
         match core {
             Core::Cuboid(c) => Some(Polytope::Cuboid(c)),
-            Core::Convex(h) if h.dimension() >= 2 && !h.edges().is_empty() => {
+            Core::Convex(h)
+                if h.dimension() >= 2 && numbered(h.edges().len()) && numbered(h.face_count()) =>
+            {
                 Some(Polytope::Hull(h))
             }
             Core::Triangle(t) => Some(Polytope::Triangle(t)),
