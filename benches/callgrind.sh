@@ -17,7 +17,7 @@ reps=${3:-10}
 root=$(cd "$(dirname "$0")/.." && pwd)
 target=${CARGO_TARGET_DIR:-$root/target}
 
-binary=$(cargo bench --manifest-path "$root/Cargo.toml" --bench "$bench" --no-run \
+binary=$(cargo bench --manifest-path "$root/Cargo.toml" -p nphase --bench "$bench" --no-run \
     --message-format=json 2>/dev/null |
     grep -o '"executable":"[^"]*"' | cut -d'"' -f4 | grep "/$bench-" | tail -1)
 out="$target/callgrind/$bench"
@@ -27,7 +27,7 @@ valgrind --tool=callgrind --callgrind-out-file="$out/cg.out" \
     --dump-before='*callgrind_marker*' \
     "$binary" --callgrind --reps "$reps" ${filter:+"$filter"} >"$out/cases.txt" 2>"$out/valgrind.log"
 for prefix in $(grep -o 'case=[^/]*/' "$out/cases.txt" | sort -u | cut -d= -f2); do
-    cargo run --quiet --release --manifest-path "$root/Cargo.toml" --example bench_table -- \
+    cargo run --quiet --release --manifest-path "$root/Cargo.toml" -p nphase --example bench_table -- \
         callgrind "$out" "$prefix"
     echo
 done

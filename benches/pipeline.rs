@@ -18,7 +18,10 @@
 //! * `resting_boxes` — 16 × 16 stacks of three unit boxes on a ground box, 0.01 deep, drifting
 //!   and turning slowly (768 pairs: ground–box and box–box);
 //! * `mixed_pile` — the demo pile (`nphase_cli::demo::demo_scene(3000, …)`: every type of shape),
-//!   the broadphase pairs of frame 0, the demo's velocities.
+//!   the broadphase pairs of frame 0, the demo's velocities;
+//! * `hull64` — 2 000 pairs of hulls of 64 points on a sphere of radius 0.5, half of them
+//!   penetrating (centres 0.85 apart), half apart (1.02), each B tumbling by 0.01 rad and
+//!   drifting by 1e-3 per frame.
 //!
 //! The frames are precomputed and run forwards and backwards (0, 1, …, 15, 14, …), so every
 //! frame is coherent with the one before. Criterion's time is per frame; divide by the pairs
@@ -28,21 +31,23 @@
 //! cargo bench --bench pipeline -- --warm-up-time 1 --measurement-time 3
 //! # the thread-scaling table (1..N threads, N = cores, plus 4 and 8) → docs/pipeline_scaling.csv
 //! PIPELINE_SCALING_CSV=docs/pipeline_scaling.csv cargo bench --bench pipeline
-//! # warm against cold starts (GJK iterations and ns per pair), one thread
+//! # warm against cold starts (GJK iterations, EPA and SAT runs, ns per pair), one thread
 //! PIPELINE_WARM_COLD=1 cargo bench --bench pipeline
+//! # instructions per pair-frame (nphase, one thread) under callgrind
+//! benches/callgrind.sh pipeline [workload] [reps]
 //! ```
-
-use std::hint::black_box;
-use std::time::Instant;
 
 #[allow(dead_code)]
 mod common;
+
+use std::hint::black_box;
+use std::time::Instant;
 
 use common::scenes::{frame_at, parry025};
 use criterion::{BenchmarkId, Criterion, Throughput};
 use nphase::{Collider, NarrowPhase, NarrowPhaseConfig};
 use nphase_cli::demo::demo_scene;
-use nphase_cli::scene::{BodyDesc, Scene, SceneDoc, ShapeDesc, VelocityDesc};
+use nphase_cli::scene::{BodyDesc, RotationDesc, Scene, SceneDoc, ShapeDesc, VelocityDesc};
 use parry3d::math::Isometry;
 use parry3d::query::{
     ContactManifold, ContactManifoldsWorkspace, DefaultQueryDispatcher, PersistentQueryDispatcher,
@@ -139,6 +144,55 @@ fn resting_boxes() -> Workload {
 
 fn mixed_pile() -> Workload {
     workload("mixed_pile", &demo_scene(3000, 20240601))
+}
+
+/// 2 000 pairs of 64-point hulls, half penetrating, tumbling.
+fn hull64() -> Workload {
+    let points = common::ellipsoid_points(64, nalgebra::Vector3::repeat(0.5), 64);
+    let mut rng = common::rng(6464);
+    let mut bodies = Vec::new();
+    let mut pairs = Vec::new();
+    for i in 0..2000u64 {
+        let a = [(i % 50) as f64 * 3.0, (i / 50) as f64 * 3.0, 0.0];
+        let u = common::random_unit(&mut rng);
+        let gap = if i % 2 == 0 { 0.85 } else { 1.02 };
+        let rotation = |rng: &mut rand_pcg::Pcg64| {
+            let q = common::random_rotation(rng);
+            Some(RotationDesc::Quaternion([q.i, q.j, q.k, q.w]))
+        };
+        let spin = common::random_unit(&mut rng) * 0.01;
+        let drift = u.cross(&common::random_unit(&mut rng)).normalize() * 1e-3;
+        bodies.push(BodyDesc {
+            id: 2 * i,
+            shape: "hull64".to_owned(),
+            position: a,
+            rotation: rotation(&mut rng),
+            velocity: None,
+        });
+        bodies.push(BodyDesc {
+            id: 2 * i + 1,
+            shape: "hull64".to_owned(),
+            position: [a[0] + u.x * gap, a[1] + u.y * gap, a[2] + u.z * gap],
+            rotation: rotation(&mut rng),
+            velocity: Some(VelocityDesc {
+                linear: drift.into(),
+                angular: spin.into(),
+            }),
+        });
+        pairs.push([2 * i, 2 * i + 1]);
+    }
+    let doc = SceneDoc {
+        prediction: 0.02,
+        shapes: vec![(
+            "hull64".to_owned(),
+            ShapeDesc::Convex {
+                points: points.iter().map(|p| [p.x, p.y, p.z]).collect(),
+            },
+        )],
+        bodies,
+        pairs: Some(pairs),
+    };
+    workload("hull64", &doc)
 }
 
 /// nphase's pipeline over a workload with `threads` threads.
@@ -269,7 +323,7 @@ fn bench_workload(c: &mut Criterion, w: &Workload) {
 }
 
 fn pipeline(c: &mut Criterion) {
-    for w in [resting_boxes(), mixed_pile()] {
+    for w in [resting_boxes(), mixed_pile(), hull64()] {
         bench_workload(c, &w);
     }
 }
@@ -326,11 +380,14 @@ fn scaling(path: &str) {
 /// (warm) or dropped before each frame (cold: an update with no pairs forgets them all, and only
 /// the real update is timed). Mean GJK iterations per pair and ns per pair per frame.
 fn warm_vs_cold() {
-    println!("workload,start,gjk_iterations_per_pair,epa_runs_per_frame,ns_per_pair");
-    for w in [resting_boxes(), mixed_pile()] {
+    println!(
+        "workload,start,gjk_iterations_per_pair,epa_runs_per_frame,ns_per_pair,sat_runs_per_frame,sat_cache_hits_per_frame"
+    );
+    for w in [resting_boxes(), mixed_pile(), hull64()] {
         for cold in [false, true] {
             let mut r = NphaseRunner::new(&w, 1);
             let (mut iterations, mut pairs, mut epa, mut frames) = (0, 0, 0, 0);
+            let (mut sat, mut hits) = (0, 0);
             let mut frame = || {
                 if cold {
                     r.narrow.update(&w.frames[0], &[]).expect("valid");
@@ -342,6 +399,8 @@ fn warm_vs_cold() {
                 iterations += s.gjk_iterations;
                 pairs += s.pairs;
                 epa += s.epa_runs;
+                sat += s.sat_runs;
+                hits += s.sat_cache_hits;
                 frames += 1;
                 black_box(n);
                 elapsed
@@ -358,17 +417,39 @@ fn warm_vs_cold() {
                 best = best.min(total / (32 * w.pairs.len()) as f64);
             }
             println!(
-                "{},{},{:.3},{:.1},{best:.1}",
+                "{},{},{:.3},{:.1},{best:.1},{:.1},{:.1}",
                 w.name,
                 if cold { "cold" } else { "warm" },
                 iterations as f64 / pairs as f64,
-                epa as f64 / frames as f64
+                epa as f64 / frames as f64,
+                sat as f64 / frames as f64,
+                hits as f64 / frames as f64
             );
         }
     }
 }
 
+/// `--callgrind`: one group per workload, nphase on one thread, one coherent frame per run, for
+/// `benches/callgrind.sh pipeline` (instructions per pair-frame).
+fn callgrind() {
+    let workloads = [resting_boxes(), mixed_pile(), hull64()];
+    let mut harness = common::harness::Harness::new();
+    for w in &workloads {
+        let mut runner = NphaseRunner::new(w, 1);
+        harness
+            .group(&format!("frames/{}", w.name), w.pairs.len())
+            .case("nphase_f32", move || {
+                black_box(runner.frame());
+            });
+    }
+    harness.run();
+}
+
 fn main() {
+    if std::env::args().any(|a| a == "--callgrind") {
+        callgrind();
+        return;
+    }
     if let Ok(path) = std::env::var("PIPELINE_SCALING_CSV") {
         scaling(&path);
         return;

@@ -29,7 +29,10 @@ pub mod pair;
 pub mod query;
 mod reduction;
 
-pub use collide::{ContactQuality, LocalContact, PairOutcome, Reuse, query_pair};
+pub use collide::{
+    ContactQuality, LocalContact, PairOutcome, Reuse, SatCache, SatFeature, query_pair,
+    query_pair_cached,
+};
 pub use contact_id::ContactId;
 pub use manifold::{
     ContactManifold, ContactPoint, DEPTH_HYSTERESIS, FEATURE_SNAP, MAX_MANIFOLD_POINTS,

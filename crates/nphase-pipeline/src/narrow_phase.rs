@@ -185,6 +185,10 @@ pub struct StepStats {
     /// Pairs certified apart by the motion bound, without a query
     /// ([`Reuse::Apart`](crate::Reuse::Apart)).
     pub reused_apart: u64,
+    /// Polytope pairs that ran the separating-axis test.
+    pub sat_runs: u64,
+    /// Of those, the ones whose cached feature (last frame's) won again.
+    pub sat_cache_hits: u64,
     /// Wall time of the update.
     pub elapsed: Duration,
 }
@@ -205,6 +209,8 @@ impl core::ops::Add for StepStats {
         self.gjk_stalls += other.gjk_stalls;
         self.reused_unchanged += other.reused_unchanged;
         self.reused_apart += other.reused_apart;
+        self.sat_runs += other.sat_runs;
+        self.sat_cache_hits += other.sat_cache_hits;
         self.elapsed += other.elapsed;
         self
     }
@@ -504,6 +510,8 @@ fn process_pair<T: Real>(
         gjk_stalls: u64::from(outcome.gjk_stalled),
         reused_unchanged: u64::from(outcome.reuse == Reuse::Unchanged),
         reused_apart: u64::from(outcome.reuse == Reuse::Apart),
+        sat_runs: u64::from(outcome.sat_ran),
+        sat_cache_hits: u64::from(outcome.sat_cache_hit),
         manifolds: u64::from(!manifold.points.is_empty()),
         points: manifold.points.len() as u64,
         ..StepStats::default()

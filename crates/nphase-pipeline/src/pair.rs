@@ -7,7 +7,8 @@
 //!
 //! 0. certified reuse (below): a pose unchanged since the last full computation keeps its
 //!    manifold; a pair that cannot have come within the prediction distance has none;
-//! 1. the pair's contact ([`query_pair`]) in A's frame, warm-started from the [`PairState`];
+//! 1. the pair's contact ([`query_pair_cached`]) in A's frame, warm-started from the
+//!    [`PairState`];
 //! 2. the manifold from it ([`build_manifold`]), into the caller's [`ContactManifold`], with
 //!    last frame's ids and reference side giving the ids and the reduction their hysteresis;
 //! 3. the tangent basis carried over (last frame's tangent projected onto the new contact
@@ -42,7 +43,9 @@
 //!   is in A's frame and points from A toward B; each point is stored in each shape's local
 //!   frame; distances are signed (negative when penetrating).
 //! * **What the state keeps.** [`PairState`] is a small `Copy` value: GJK's warm-start cache
-//!   (vertex ids of the last simplex and the last separating axis) and what last frame's
+//!   (vertex ids of the last simplex and the last separating axis), a polytope pair's
+//!   separating-axis feature ([`SatCache`]: tried first, it tightens the test's bounds and
+//!   never changes its winner), and what last frame's
 //!   manifold decided (supporting features, reference side). It makes the next query cheaper and the manifold steadier, and never changes the
 //!   contact beyond docs/accuracy.md's tolerances; a fresh [`PairState::new`] is always valid
 //!   (a cold start).
@@ -101,11 +104,12 @@ use nphase_math::{Isometry, Real, UnitVector, Vector};
 use nphase_shapes::{Shape, SupportFeature};
 use num_traits::Float;
 
+use crate::collide::{SatCache, SatWorkspace, query_pair_cached};
 use crate::manifold::{
     ContactManifold, ContactPoint, MAX_MANIFOLD_POINTS, ManifoldHistory, ManifoldInput,
     ManifoldWorkspace, build_manifold,
 };
-use crate::{ContactQuality, PairOutcome, Reuse, query_pair};
+use crate::{ContactQuality, PairOutcome, Reuse};
 
 /// What one pair remembers from one frame to the next (see the module doc): a small `Copy`
 /// value an engine stores inline in its pair record.
@@ -121,6 +125,8 @@ use crate::{ContactQuality, PairOutcome, Reuse, query_pair};
 pub struct PairState<T: Real> {
     /// GJK's warm-start cache.
     pub cache: SimplexCache<T>,
+    /// The separating-axis feature of a polytope pair's last query.
+    pub sat: SatCache,
     /// What last frame's manifold decided: supporting features and reference side (its
     /// hysteresis).
     pub history: ManifoldHistory,
@@ -151,15 +157,17 @@ pub struct LastComputation<T: Real> {
 }
 
 // The per-pair record an engine copies every frame, pinned: GJK's cache (32 bytes), the
-// manifold's history (20) and the last full computation (a pose, two bounds, a quality).
-const _: () = assert!(size_of::<PairState<f32>>() <= 92);
-const _: () = assert!(size_of::<PairState<f64>>() <= 136);
+// separating-axis feature (6, padded to 8), the manifold's history (20) and the last full
+// computation (a pose, two bounds, a quality).
+const _: () = assert!(size_of::<PairState<f32>>() <= 100);
+const _: () = assert!(size_of::<PairState<f64>>() <= 144);
 
 impl<T: Real> PairState<T> {
     /// The state of a new pair: the first query starts cold.
     pub const fn new() -> Self {
         PairState {
             cache: SimplexCache::EMPTY,
+            sat: SatCache::EMPTY,
             history: ManifoldHistory {
                 features: None,
                 reference: None,
@@ -193,6 +201,7 @@ pub struct PairInput<'a, T: Real> {
 #[derive(Debug, Default)]
 pub struct PairWorkspace<T: Real> {
     pub(crate) epa: EpaWorkspace<T>,
+    pub(crate) sat: SatWorkspace<T>,
     pub(crate) feature: SupportFeature<T>,
     pub(crate) manifold: ManifoldWorkspace<T>,
 }
@@ -235,12 +244,13 @@ pub fn update_manifold<T: Real>(
             ..PairOutcome::default()
         };
     }
-    let outcome = query_pair(
+    let outcome = query_pair_cached(
         input.shape1,
         input.shape2,
         &input.pos12,
         input.prediction,
         &mut state.cache,
+        &mut state.sat,
         workspace,
     );
     let reach2 = state

@@ -168,6 +168,8 @@ pub(crate) struct HullTopology {
     pub(crate) triangles: Vec<[u32; 3]>,
     /// One row per face: its vertex loop, counter-clockwise about its normal.
     pub(crate) faces: Csr,
+    /// The face each triangle lies in.
+    pub(crate) triangle_faces: Vec<u32>,
     /// Unit outward normal of each face.
     pub(crate) face_normals: Vec<V>,
     /// One row per vertex: the vertices it shares a hull edge with, increasing.
@@ -387,6 +389,7 @@ fn point_hull(a: u32) -> HullTopology {
         vertices: vec![a as usize],
         triangles: Vec::new(),
         faces: Csr::new(),
+        triangle_faces: Vec::new(),
         face_normals: Vec::new(),
         neighbors: Csr::from_pairs(1, &[]),
         vertex_faces: Csr::from_pairs(1, &[]),
@@ -400,6 +403,7 @@ fn segment_hull(a: u32, b: u32) -> HullTopology {
         vertices: vec![a as usize, b as usize],
         triangles: Vec::new(),
         faces: Csr::new(),
+        triangle_faces: Vec::new(),
         face_normals: Vec::new(),
         neighbors: Csr::from_pairs(2, &[(0, 1), (1, 0)]),
         vertex_faces: Csr::from_pairs(2, &[]),
@@ -449,11 +453,16 @@ fn polygon_hull(pts: &[V], ids: &[u32], plane: [u32; 3]) -> HullTopology {
     let mut neighbors = Csr::from_pairs(vertices.len(), &edges);
     neighbors.sort_rows();
     let incidence: Vec<(u32, u32)> = (0..m).flat_map(|v| [(v, 0), (v, 1)]).collect();
+    let fan = front.len() - 2;
     HullTopology {
         dimension: 2,
         vertices: vertices.iter().map(|&i| i as usize).collect(),
         triangles,
         faces,
+        triangle_faces: [0, 1]
+            .iter()
+            .flat_map(|&f| std::iter::repeat_n(f, fan))
+            .collect(),
         face_normals: vec![n, -n],
         neighbors,
         vertex_faces: Csr::from_pairs(vertices.len(), &incidence),
@@ -518,6 +527,7 @@ fn solid_hull(pts: &[V], ids: &[u32], simplex: [u32; 4], tolerance: f64) -> Hull
         vertices: vertices.iter().map(|&v| v as usize).collect(),
         triangles,
         faces: merged.loops,
+        triangle_faces: merged.owner,
         face_normals: merged.normals,
         neighbors,
         vertex_faces,
@@ -942,6 +952,7 @@ fn merge_faces(pos: &[V], tris: &[[u32; 3]], adj: &[[u32; 3]], tolerance: f64) -
     let mut on_loop = vec![NONE; pos.len()];
     let mut merged = MergedFaces {
         loops: Csr::new(),
+        owner: Vec::new(),
         normals: Vec::new(),
         inner: Vec::new(),
     };
@@ -1004,6 +1015,7 @@ fn merge_faces(pos: &[V], tris: &[[u32; 3]], adj: &[[u32; 3]], tolerance: f64) -
         }
         merged.normals.push(normal);
     }
+    merged.owner = owner;
     merged
 }
 
@@ -1056,6 +1068,8 @@ fn convex_loop(pos: &[V], ids: &[u32], normal: &V) -> Vec<u32> {
 struct MergedFaces {
     /// One row per face: its loop.
     loops: Csr,
+    /// The face each triangle was merged into.
+    owner: Vec<u32>,
     /// Unit outward normals.
     normals: Vec<V>,
     /// `(vertex, face)` for each vertex inside a face (not on its loop).

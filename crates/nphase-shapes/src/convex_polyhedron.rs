@@ -60,7 +60,11 @@ pub struct ConvexPolyhedron<T: Real> {
     faces: Csr,
     /// Parallel to `faces`: the edge id from each loop vertex to the next.
     face_edges: Csr,
+    /// The edges between two face loops, with both faces (see [`HullEdge`]).
+    edges: Vec<HullEdge>,
     face_normals: Vec<UnitVector<T>>,
+    /// Parallel to `face_normals`: `n·x` of the face's first loop vertex.
+    face_offsets: Vec<T>,
     neighbors: Csr,
     vertex_faces: Csr,
     /// The vertices extreme along −x, +x, −y, +y, −z, +z: cold climbs start at one of them.
@@ -72,6 +76,24 @@ pub struct ConvexPolyhedron<T: Real> {
 /// The most vertices hill climbing explores on a plateau of near-ties before it falls back to a
 /// linear scan (see [`ConvexPolyhedron::local_support_vertex_climbing`]).
 pub const PLATEAU_CAPACITY: usize = 64;
+
+/// An edge of a [`ConvexPolyhedron`] between two faces (solid or polygon), for the
+/// separating-axis test: `vertices = [tail, head]` runs counter-clockwise about `faces[0]`'s
+/// normal (so clockwise about `faces[1]`'s); a side of a face that passes a vertex within the
+/// merge tolerance of it is listed in two pieces. On the Gauss map the edge is the arc from
+/// `faces[0]`'s normal `n₀` to `faces[1]`'s normal `n₁`, in the plane normal to the edge
+/// direction `e = head − tail`, which `e × n₀` enters: for a solid `e` is along `n₀ × n₁`;
+/// for a polygon (`n₁ = −n₀`) the arc is the half circle through the outward normal of the
+/// edge in the polygon's plane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HullEdge {
+    /// The edge's id ([`ConvexPolyhedron::edge_id`]).
+    pub id: u32,
+    /// Tail and head vertex indices.
+    pub vertices: [u32; 2],
+    /// The face on its left (counter-clockwise loop) and on its right.
+    pub faces: [u32; 2],
+}
 
 /// A face of a [`ConvexPolyhedron`]: its outward unit normal and its vertex loop.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -117,7 +139,7 @@ impl<T: Real> ConvexPolyhedron<T> {
         let vertices: Vec<Point<T>> = hull.vertices.iter().map(|&i| points[i]).collect();
         // Every face normal is finite once the coordinates are flushed; the +y fallback only
         // keeps a NaN out should an unforeseen cloud still defeat the exact predicates.
-        let face_normals = hull
+        let face_normals: Vec<UnitVector<T>> = hull
             .face_normals
             .iter()
             .map(|n| normalize_robust(&n.map(T::lit)).unwrap_or_else(Vector::y_axis))
@@ -148,13 +170,22 @@ impl<T: Real> ConvexPolyhedron<T> {
                 .position(a.min(b) as usize, a.max(b))
                 .unwrap_or_else(|| edge_count.saturating_add(hull.faces.start(f) + k as u32))
         });
+        let edges = face_pair_edges(&hull.triangles, &hull.triangle_faces, &hull.neighbors);
+        let face_offsets = (0..hull.faces.len())
+            .map(|f| {
+                let n: &UnitVector<T> = &face_normals[f];
+                n.dot(&vertices[hull.faces.row(f)[0] as usize].coords)
+            })
+            .collect();
         Ok(ConvexPolyhedron {
             vertices,
             dimension: hull.dimension,
             triangles: hull.triangles,
             faces: hull.faces,
             face_edges,
+            edges,
             face_normals,
+            face_offsets,
             neighbors: hull.neighbors,
             vertex_faces: hull.vertex_faces,
             climb_starts,
@@ -177,6 +208,19 @@ impl<T: Real> ConvexPolyhedron<T> {
     /// opposite normals and reversed loops), 0 below.
     pub fn face_count(&self) -> usize {
         self.face_normals.len()
+    }
+
+    /// Face `i`'s plane: its outward unit normal `n` and offset `n·x` (of its first loop
+    /// vertex; the other vertices of a merged face are within the merge tolerance of it).
+    /// Panics when `i >= face_count()`.
+    pub fn face_plane(&self, i: usize) -> (&UnitVector<T>, T) {
+        (&self.face_normals[i], self.face_offsets[i])
+    }
+
+    /// The faces' planes as two parallel slices: outward unit normals and offsets (see
+    /// [`ConvexPolyhedron::face_plane`]).
+    pub fn face_planes(&self) -> (&[UnitVector<T>], &[T]) {
+        (&self.face_normals, &self.face_offsets)
     }
 
     /// Face `i`. Panics when `i >= face_count()`.
@@ -217,6 +261,12 @@ impl<T: Real> ConvexPolyhedron<T> {
         let w = *self.neighbors.items().get(id as usize)?;
         let v = self.neighbors.row_of(id) as u32;
         (v < w).then_some((v, w))
+    }
+
+    /// The edges between two faces, with both faces, ordered by their vertices (empty below
+    /// dimension 2); see [`HullEdge`].
+    pub fn edges(&self) -> &[HullEdge] {
+        &self.edges
     }
 
     /// A triangulation of the surface, counter-clockwise seen from outside: for a solid the
@@ -338,6 +388,46 @@ impl<T: Real> ConvexPolyhedron<T> {
             id: VertexId(current),
         }
     }
+}
+
+/// The edges between two faces, from the exact triangulation: each triangle edge whose two
+/// triangles lie in different faces (an edge of the hull triangulation is never split, so a
+/// face loop that skips a vertex within the merge tolerance of a side, which its neighbour's
+/// loop keeps, still has its edge here, in pieces). Each is listed from the triangle in which
+/// it runs from the lower vertex to the higher one, that triangle's face on its left; its id is
+/// [`ConvexPolyhedron::edge_id`]'s, or one past the graph's (unique, by position) for an edge
+/// the graph does not have.
+fn face_pair_edges(
+    triangles: &[[u32; 3]],
+    triangle_faces: &[u32],
+    neighbors: &Csr,
+) -> Vec<HullEdge> {
+    let mut sides: Vec<([u32; 2], u32)> = Vec::with_capacity(3 * triangles.len());
+    for (t, tri) in triangles.iter().enumerate() {
+        for k in 0..3 {
+            let (a, b) = (tri[k], tri[(k + 1) % 3]);
+            sides.push(([a, b], triangle_faces[t]));
+        }
+    }
+    sides.sort_unstable_by_key(|&([a, b], _)| (a.min(b), a.max(b), a > b));
+    let graph = neighbors.items().len() as u32;
+    sides
+        .chunk_by(|x, y| {
+            (x.0[0].min(x.0[1]), x.0[0].max(x.0[1])) == (y.0[0].min(y.0[1]), y.0[0].max(y.0[1]))
+        })
+        .filter_map(|pair| match pair {
+            [(ab, left), (_, right)] if left != right => Some((*ab, *left, *right)),
+            _ => None,
+        })
+        .enumerate()
+        .map(|(k, ([a, b], left, right))| HullEdge {
+            id: neighbors
+                .position(a as usize, b)
+                .unwrap_or(graph.saturating_add(k as u32)),
+            vertices: [a, b],
+            faces: [left, right],
+        })
+        .collect()
 }
 
 impl<T: Real> SupportMap<T> for ConvexPolyhedron<T> {
@@ -690,6 +780,56 @@ mod tests {
             )));
         }
         ConvexPolyhedron::from_points(&cloud).expect("valid cloud")
+    }
+
+    /// The edges between faces: each runs counter-clockwise about its left face and clockwise
+    /// about its right one, along `n₀ × n₁` on a solid (the orientation of its Gauss arc the
+    /// separating-axis test relies on), and together they cover every side of every face loop
+    /// (in pieces where a loop skips a vertex within the merge tolerance).
+    #[test]
+    fn edges_name_both_faces_with_the_gauss_arc_orientation() {
+        let mut rng = Pcg64::seed_from_u64(51);
+        for h in 0..120 {
+            let n = rng.random_range(4..200);
+            let cloud = random_cloud(&mut rng, n, h % KINDS.len());
+            let hull = ConvexPolyhedron::from_points(&cloud).expect("valid cloud");
+            let v = hull.vertices();
+            let size = v.iter().map(|p| p.coords.norm()).fold(0.0, f64::max);
+            for e in hull.edges() {
+                let [t, hd] = e.vertices;
+                assert_ne!(e.faces[0], e.faces[1]);
+                let [n0, n1] = e.faces.map(|f| hull.face(f as usize).normal.into_inner());
+                let dir = v[hd as usize] - v[t as usize];
+                if hull.dimension() == 3 {
+                    assert!(dir.dot(&n0.cross(&n1)) > 0.0, "edge {e:?}");
+                } else {
+                    assert!(dir.cross(&n0).norm() > 0.0);
+                }
+            }
+            for f in 0..hull.face_count() {
+                let row = hull.face(f).vertex_ids;
+                for k in 0..row.len() {
+                    let (a, b) = (v[row[k] as usize], v[row[(k + 1) % row.len()] as usize]);
+                    let on_side = |p: &Point<f64>| {
+                        let t = (p - a).dot(&(b - a)) / (b - a).norm_squared();
+                        (a + (b - a) * t - p).norm() <= 1e-6 * size
+                            && (-1e-9..=1.0 + 1e-9).contains(&t)
+                    };
+                    let covered: f64 = hull
+                        .edges()
+                        .iter()
+                        .filter(|e| e.faces.contains(&(f as u32)))
+                        .filter(|e| e.vertices.iter().all(|&w| on_side(&v[w as usize])))
+                        .map(|e| (v[e.vertices[1] as usize] - v[e.vertices[0] as usize]).norm())
+                        .sum();
+                    assert!(
+                        (covered - (b - a).norm()).abs() <= 1e-9 * size,
+                        "face {f} side {k}: {covered} of {}",
+                        (b - a).norm()
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -27,7 +27,7 @@ pub use ball::Ball;
 pub use capsule::Capsule;
 pub use cone::Cone;
 pub use convex_polyhedron::{
-    ConvexPolyhedron, HILL_CLIMBING_MIN_VERTICES, HullFace, PLATEAU_CAPACITY,
+    ConvexPolyhedron, HILL_CLIMBING_MIN_VERTICES, HullEdge, HullFace, PLATEAU_CAPACITY,
 };
 pub use cuboid::Cuboid;
 pub use cylinder::{Cylinder, DISC_POLYGON_VERTICES};

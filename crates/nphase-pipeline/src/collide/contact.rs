@@ -96,6 +96,10 @@ pub struct PairOutcome<T: Real> {
     pub lower_bound: T,
     /// Which shortcut across frames answered, if any.
     pub reuse: Reuse,
+    /// Whether the separating-axis test of a polytope pair ran.
+    pub sat_ran: bool,
+    /// Whether its cached feature (last query's) won again.
+    pub sat_cache_hit: bool,
 }
 
 /// The certified shortcuts a pair can take from one frame to the next (see

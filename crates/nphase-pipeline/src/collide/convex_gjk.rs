@@ -12,7 +12,9 @@
 //!    drop).
 
 use nphase_epa::{EpaOptions, EpaStatus, EpaWorkspace};
-use nphase_gjk::{GjkInput, GjkStatus, MinkowskiDifference, SimplexCache, closest_points};
+use nphase_gjk::{
+    GjkInput, GjkOutput, GjkStatus, MinkowskiDifference, SimplexCache, closest_points,
+};
 use nphase_math::{Point, Real, UnitVector, Vector};
 use nphase_shapes::{Core, FeatureMap, SupportFeature, VertexId};
 use num_traits::Float;
@@ -29,8 +31,18 @@ pub(crate) fn convex_contact<T: Real>(
     epa: &mut EpaWorkspace<T>,
     feature: &mut SupportFeature<T>,
 ) -> PairOutcome<T> {
-    let (radius1, radius2, prediction) = (input.radius1, input.radius2, input.max_dist);
     let gjk = closest_points(input, cache);
+    contact_from_gjk(input, gjk, epa, feature)
+}
+
+/// [`convex_contact`] from GJK's answer (steps 2–4 of the module doc).
+pub(crate) fn contact_from_gjk<T: Real>(
+    input: &CoreInput<'_, T>,
+    gjk: GjkOutput<T>,
+    epa: &mut EpaWorkspace<T>,
+    feature: &mut SupportFeature<T>,
+) -> PairOutcome<T> {
+    let (radius1, radius2, prediction) = (input.radius1, input.radius2, input.max_dist);
     let curved = is_curved(input.shape1) || is_curved(input.shape2);
     let epa_options = EpaOptions {
         curved,

@@ -18,6 +18,11 @@
 //!   on the surfaces and satisfy `point2 − point1 = −depth · normal`.
 //!
 //! Cores of rounded boxes are handled by the caller: their radii add to the depth unchanged.
+//!
+//! Box–box pairs could take the general polytope test (`polytope_sat.rs`, which this one
+//! agrees with); this closed form is kept because it is measurably cheaper on resting stacks
+//! (fifteen projected radii, no bounds, no edge list, no cache): about 2.6k instructions per
+//! pair against 9k (`benches/callgrind.sh pipeline resting_boxes`).
 
 use arrayvec::ArrayVec;
 use nalgebra::Matrix3;
@@ -26,6 +31,7 @@ use nphase_shapes::Cuboid;
 use num_traits::Float;
 
 use super::LocalContact;
+use super::polytope_sat::closest_parameters;
 
 /// The penetration of box `a` (at the origin) and box `b` (at `pos12`), or `None` when a
 /// separating axis shows they are apart (GJK then measures the distance). Touching boxes
@@ -269,54 +275,11 @@ fn edge_witnesses<T: Real>(
     let axes_a = [Vector::x(), Vector::y(), Vector::z()];
     let (p0, p1) = support_edge(ha, &axes_a, &Vector::zeros(), normal);
     let (q0, q1) = support_edge(hb, axes_b, t, &-normal);
-    let (s, u) = closest_parameters(&p0, &p1, &q0, &q1);
+    let (s, u) = closest_parameters(&p0, &(p1 - p0), &q0, &(q1 - q0));
     (
         Point::from(p0 + (p1 - p0) * s),
         Point::from(q0 + (q1 - q0) * u),
     )
-}
-
-/// Parameters `(s, t)` in `[0, 1]²` of the closest points of segments `p0p1` and `q0q1`
-/// (Ericson 5.1.9).
-fn closest_parameters<T: Real>(
-    p0: &Vector<T>,
-    p1: &Vector<T>,
-    q0: &Vector<T>,
-    q1: &Vector<T>,
-) -> (T, T) {
-    let (d1, d2, r) = (p1 - p0, q1 - q0, p0 - q0);
-    let (a, e, f) = (d1.norm_squared(), d2.norm_squared(), d2.dot(&r));
-    let clamp = |x: T| Float::min(Float::max(x, T::zero()), T::one());
-    if !(a > T::zero()) {
-        return (
-            T::zero(),
-            if e > T::zero() {
-                clamp(f / e)
-            } else {
-                T::zero()
-            },
-        );
-    }
-    let c = d1.dot(&r);
-    if !(e > T::zero()) {
-        return (clamp(-c / a), T::zero());
-    }
-    let b = d1.dot(&d2);
-    let denom = a * e - b * b;
-    let mut s = if denom > T::zero() {
-        clamp((b * f - c * e) / denom)
-    } else {
-        T::zero()
-    };
-    let mut u = (b * s + f) / e;
-    if u < T::zero() {
-        u = T::zero();
-        s = clamp(-c / a);
-    } else if u > T::one() {
-        u = T::one();
-        s = clamp((b - c) / a);
-    }
-    (s, u)
 }
 
 #[cfg(test)]

@@ -9,9 +9,14 @@
 //!   axes and the profiles' kinks (`revolution.rs`), exact;
 //! * point core–cuboid core, either order (ball–box, ball–rounded box): the clamped point
 //!   (`point_box.rs`), exact;
-//! * cuboid core–cuboid core: when they overlap, the separating-axis test gives the exact depth
-//!   (`cuboid_sat.rs`); when a separating axis shows
-//!   them apart, GJK measures the distance (next branch);
+//! * cuboid core–cuboid core overlapping: the fifteen axes of two boxes in closed form
+//!   (`cuboid_sat.rs`, cheaper than the general test below on resting stacks); apart, the
+//!   general test;
+//! * polytope cores against each other (box, hull, triangle, in any pairing): GJK first (it
+//!   measures a separated pair outright), unless the pair overlapped at its last query; when
+//!   the cores overlap, the separating-axis test (`polytope_sat.rs`) from the pair's cached
+//!   feature ([`SatCache`]): exact when they overlap or touch, "apart" when an axis separates
+//!   them by more than the prediction; when they are apart by less, GJK's distance — no EPA;
 //! * everything else: GJK on the cores, EPA when they overlap
 //!   (`convex_gjk.rs`), warm-started from the pair's
 //!   [`SimplexCache`].
@@ -26,26 +31,47 @@ mod contact;
 mod convex_gjk;
 mod cuboid_sat;
 mod point_box;
+mod polytope_sat;
 mod revolution;
 
 pub use contact::{ContactQuality, LocalContact, PairOutcome, Reuse};
 pub(crate) use convex_gjk::shape_size;
+pub(crate) use polytope_sat::SatWorkspace;
+pub use polytope_sat::{SatCache, SatFeature};
 
-use nphase_gjk::{GjkInput, GjkOptions, SimplexCache};
+use nphase_gjk::{GjkInput, GjkOptions, GjkStatus, SimplexCache};
 use nphase_math::{Isometry, Point, Real};
 use nphase_shapes::{Core, Shape};
 
 use crate::PairWorkspace;
+use polytope_sat::{Polytope, SatInput, SatOutcome};
 
 /// Queries shape A (at the origin) against shape B at `pos12`: the contact if their signed
 /// distance is at most `prediction` (≥ 0). `cache` warm-starts GJK and is updated; see the
-/// module doc for the branches.
+/// module doc for the branches. Polytope pairs start their separating-axis test cold (a pair
+/// followed across frames keeps its feature with [`query_pair_cached`]).
 pub fn query_pair<T: Real>(
     shape1: &Shape<T>,
     shape2: &Shape<T>,
     pos12: &Isometry<T>,
     prediction: T,
     cache: &mut SimplexCache<T>,
+    workspace: &mut PairWorkspace<T>,
+) -> PairOutcome<T> {
+    let mut sat = SatCache::EMPTY;
+    query_pair_cached(
+        shape1, shape2, pos12, prediction, cache, &mut sat, workspace,
+    )
+}
+
+/// [`query_pair`] with the separating-axis feature of the pair's last query (`sat`, updated).
+pub fn query_pair_cached<T: Real>(
+    shape1: &Shape<T>,
+    shape2: &Shape<T>,
+    pos12: &Isometry<T>,
+    prediction: T,
+    cache: &mut SimplexCache<T>,
+    sat: &mut SatCache,
     workspace: &mut PairWorkspace<T>,
 ) -> PairOutcome<T> {
     if let (Shape::Ball(b1), Shape::Ball(b2)) = (shape1, shape2) {
@@ -87,7 +113,10 @@ pub fn query_pair<T: Real>(
         (Core::Cuboid(a), Core::Cuboid(b)) => {
             if let Some(contact) = cuboid_sat::cuboid_penetration(a, b, pos12) {
                 let contact = contact.grown_by(radius1, radius2);
-                return PairOutcome::closed_form(contact, prediction);
+                return PairOutcome {
+                    sat_ran: true,
+                    ..PairOutcome::closed_form(contact, prediction)
+                };
             }
         }
         _ => {}
@@ -102,5 +131,76 @@ pub fn query_pair<T: Real>(
         shape_sizes: [shape_size(&core1, radius1), shape_size(&core2, radius2)],
         options: GjkOptions::default(),
     };
-    convex_gjk::convex_contact(&input, cache, &mut workspace.epa, &mut workspace.feature)
+    let (Some(a), Some(b)) = (Polytope::of(&core1), Polytope::of(&core2)) else {
+        *sat = SatCache::EMPTY;
+        return convex_gjk::convex_contact(
+            &input,
+            cache,
+            &mut workspace.epa,
+            &mut workspace.feature,
+        );
+    };
+    // Polytopes: GJK first unless the pair overlapped last time (it measures a separated pair
+    // outright; measured cheaper on cold pairs, see polytope_sat.rs), the separating-axis test
+    // when GJK finds the cores overlapping, or first for a pair that overlapped.
+    let mut gjk = None;
+    if !(sat.penetrating && sat.feature.is_some()) {
+        let out = nphase_gjk::closest_points(&input, cache);
+        // (A stall on nearly touching features is settled by the test too, not by EPA.)
+        if !matches!(
+            out.status,
+            GjkStatus::Intersecting(_) | GjkStatus::Stalled { .. }
+        ) {
+            return convex_gjk::contact_from_gjk(
+                &input,
+                out,
+                &mut workspace.epa,
+                &mut workspace.feature,
+            );
+        }
+        gjk = Some(out);
+    }
+    let sat_input = SatInput {
+        a,
+        b,
+        pos12,
+        limit: prediction + radius1 + radius2,
+        sizes: [shape_size(&core1, T::zero()), shape_size(&core2, T::zero())],
+    };
+    let (outcome, hit) = polytope_sat::polytope_contact(&sat_input, sat, &mut workspace.sat);
+    let (gjk_iterations, warm_started) = gjk
+        .as_ref()
+        .map_or((0, false), |g| (g.stats.iterations, g.stats.warm_started));
+    let done = |o: PairOutcome<T>| PairOutcome {
+        sat_ran: true,
+        sat_cache_hit: hit,
+        gjk_iterations,
+        warm_started,
+        ..o
+    };
+    match (outcome, gjk) {
+        (SatOutcome::Penetrating(contact), _) => {
+            let contact = contact.grown_by(radius1, radius2);
+            done(PairOutcome::closed_form(contact, prediction))
+        }
+        (SatOutcome::Apart { lower_bound }, _) => done(PairOutcome {
+            lower_bound: lower_bound - radius1 - radius2,
+            ..PairOutcome::default()
+        }),
+        // Apart by less than the prediction: GJK measures the distance (again, when it found
+        // the cores touching within its tolerance and the test an axis just apart).
+        (SatOutcome::Separated, _) => {
+            let outcome = convex_gjk::convex_contact(
+                &input,
+                cache,
+                &mut workspace.epa,
+                &mut workspace.feature,
+            );
+            PairOutcome {
+                sat_ran: true,
+                sat_cache_hit: hit,
+                ..outcome
+            }
+        }
+    }
 }
