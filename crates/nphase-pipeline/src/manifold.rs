@@ -557,8 +557,8 @@ fn name_candidates<T: Real>(ws: &mut ManifoldWorkspace<T>, tau: T, input: &Manif
         let point2_in_b = input.pos12.inverse_transform_point(&c.point2);
         for (i, p) in input.previous.iter().enumerate() {
             let distance2 = (p.local_point1 - c.point1).norm_squared();
-            let close = distance2 <= reach2
-                && (p.local_point2 - point2_in_b).norm_squared() <= reach2;
+            let close =
+                distance2 <= reach2 && (p.local_point2 - point2_in_b).norm_squared() <= reach2;
             if close && names(&near_a, p.id.a()) && names(&near_b, p.id.b()) {
                 ws.heirs.push(Heir {
                     distance2,

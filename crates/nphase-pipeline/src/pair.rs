@@ -218,7 +218,11 @@ impl<T: Real> PairWorkspace<T> {
 /// point whose id persisted. Returns the work the query took.
 ///
 /// Preconditions (checked by [`NarrowPhase`](crate::NarrowPhase), debug-asserted here):
-/// `pos12` finite, `prediction` finite and ≥ 0.
+/// `pos12` finite, `prediction` finite and ≥ 0. The accuracy of docs/accuracy.md holds for
+/// `pos12` within the input range ([`Real::RANGE`]: each translation component at most
+/// `2 · max_length`, as two world poses within the range give); an engine calling this directly
+/// keeps it there (the rapier adapter, more strictly, hands parry every pair whose `pos12` has a
+/// component beyond `max_length`).
 pub fn update_manifold<T: Real>(
     input: &PairInput<'_, T>,
     state: &mut PairState<T>,
