@@ -1,5 +1,6 @@
 //! The one-shot queries (`contact`, `distance`, `closest_points`, `intersection_test`): a
-//! non-finite pose or prediction is refused with a typed error; finite input never panics, and
+//! non-finite pose or prediction, or a translation beyond the input range, is refused with a
+//! typed error; finite input never panics, and
 //! within the supported range gives finite answers, `contact` with an unbounded prediction
 //! always answers, and the four queries agree on the sign.
 #![no_main]
@@ -27,17 +28,19 @@ fn check<T: Real>(input: &Input, limit: f64) {
     };
     let (pa, pb): (Isometry<T>, Isometry<T>) = (input.pose_a.build(), input.pose_b.build());
     let poses_finite = PoseSpec::is_finite(&pa) && PoseSpec::is_finite(&pb);
+    let poses_in_range = PoseSpec::in_range(&pa) && PoseSpec::in_range(&pb);
     let prediction = T::lit(input.prediction.0);
     let prediction_ok = num_traits::Float::is_finite(prediction) && prediction >= T::zero();
 
     let c = contact(&pa, &a, &pb, &b, prediction);
     match (&c, poses_finite, prediction_ok) {
         (Err(QueryError::NonFinitePose(_)), false, _) => return,
+        (Err(QueryError::PoseOutOfRange { .. }), true, _) if !poses_in_range => return,
         (Err(QueryError::InvalidPrediction), _, false) => {}
-        (Ok(_), true, true) => {}
+        (Ok(_), true, true) if poses_in_range => {}
         other => panic!("contact: unexpected {other:?}"),
     }
-    if !poses_finite {
+    if !poses_finite || !poses_in_range {
         return;
     }
     let in_range = magnitude(&input.a).max(magnitude(&input.b)) <= limit

@@ -1,5 +1,5 @@
 //! `NarrowPhase::update` over fuzzed colliders and pairs for a few frames: bad input (a pair
-//! out of range, a self pair, a non-finite pose) is refused with a `PipelineError`; otherwise
+//! out of range, a self pair, a non-finite pose or one beyond the input range) is refused with a `PipelineError`; otherwise
 //! one manifold per pair, at most four finite points each within the prediction, and the
 //! statistics add up.
 #![no_main]
@@ -62,7 +62,9 @@ fn check<T: Real>(input: &Input, limit: f64) {
         .all(|n| n.0.is_finite() && n.0.abs() <= limit / 10.0)
         && prediction <= T::lit(limit);
     for frame in 0..3 {
-        let bad_pose = colliders.iter().any(|c| !PoseSpec::is_finite(&c.pose));
+        let bad_pose = colliders
+            .iter()
+            .any(|c| !PoseSpec::is_finite(&c.pose) || !PoseSpec::in_range(&c.pose));
         let bad_pair = pairs
             .iter()
             .any(|&(a, b)| a == b || a >= colliders.len() || b >= colliders.len());
@@ -81,7 +83,7 @@ fn check<T: Real>(input: &Input, limit: f64) {
                 if in_range {
                     for m in manifolds {
                         assert!(m.points.len() <= 4);
-                        assert!(all_finite(m.normal.iter().copied()), "{m:?}");
+                        assert!(all_finite(m.local_normal1.iter().copied()), "{m:?}");
                         for p in &m.points {
                             assert!(
                                 all_finite(

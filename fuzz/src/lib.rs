@@ -139,6 +139,12 @@ impl PoseSpec {
             .chain(pose.rotation.coords.iter())
             .all(|x| num_traits::Float::is_finite(*x))
     }
+
+    /// Whether the built pose's translation is within the precision's input range
+    /// (docs/accuracy.md): the queries and the pipeline refuse it otherwise.
+    pub fn in_range<T: Real>(pose: &Isometry<T>) -> bool {
+        T::RANGE.first_beyond(&pose.translation.vector).is_none()
+    }
 }
 
 /// Whether every number is finite.
