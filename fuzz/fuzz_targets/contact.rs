@@ -34,8 +34,12 @@ fn check<T: Real>(input: &Input, limit: f64) {
 
     let c = contact(&pa, &a, &pb, &b, prediction);
     match (&c, poses_finite, prediction_ok) {
-        (Err(QueryError::NonFinitePose(_)), false, _) => return,
-        (Err(QueryError::PoseOutOfRange { .. }), true, _) if !poses_in_range => return,
+        // The first bad pose is named (pos1's range before pos2's finiteness).
+        (Err(QueryError::NonFinitePose(_) | QueryError::PoseOutOfRange { .. }), _, true)
+            if !(poses_finite && poses_in_range) =>
+        {
+            return;
+        }
         (Err(QueryError::InvalidPrediction), _, false) => {}
         (Ok(_), true, true) if poses_in_range => {}
         other => panic!("contact: unexpected {other:?}"),

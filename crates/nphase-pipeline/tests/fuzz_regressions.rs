@@ -286,3 +286,52 @@ fn f32_intersection_test_sees_a_point_inside_a_thin_cylinder() {
         Err(ShapeError::TooSmall { .. })
     ));
 }
+
+/// Fuzz target `contact` (this session's run): a box of half-extents (3.3e-5, 0, 0) — a tiny
+/// segment — inside a cone 1 000 times wider than high (half-height 0.0022, radius 2.12), f32.
+/// GJK proved the overlap (its simplex a flat triangle through the origin); EPA, in f32 on a
+/// Minkowski difference that thin, reached its cap with the origin outside its polytope and a
+/// "depth" of −0.0022, so `distance` said +0.0022 (the cone's half-height, on the wrong side)
+/// with bounds that excluded the truth, while `intersection_test` said touching. An EPA answer
+/// on the separated side of GJK's proven overlap is now a broken polytope: the pair takes the
+/// fallback of the best certified axis (`Fallback`), −0.0022 as in f64.
+#[test]
+fn f32_segment_inside_a_flat_cone_is_not_reported_apart() {
+    use nphase_math::nalgebra::Translation3;
+    fn check<T: Real>() -> (f64, bool) {
+        let a = Shape::Cuboid(
+            nphase_shapes::Cuboid::new(Vector::new(
+                T::lit(3.256_835_937_500_000_5e-5),
+                T::zero(),
+                T::zero(),
+            ))
+            .expect("in range"),
+        );
+        let b = Shape::Cone(
+            Cone::new(
+                T::lit(0.002_176_818_847_656_25),
+                T::lit(2.117_614_746_093_75),
+            )
+            .expect("in range"),
+        );
+        let q = Quaternion::new(
+            T::lit(3.490_600_585_937_500_5e-5),
+            T::lit(1.281_738_281_25e-5),
+            T::zero(),
+            T::zero(),
+        );
+        let pa = Isometry::from_parts(Translation3::identity(), Rotation::new_normalize(q));
+        let pb = Isometry::identity();
+        let d = distance(&pa, &a, &pb, &b).expect("in range").as_f64();
+        let touching = intersection_test(&pa, &a, &pb, &b).expect("in range");
+        (d, touching)
+    }
+    let (d64, touching64) = check::<f64>();
+    let (d32, touching32) = check::<f32>();
+    assert!(touching64 && touching32);
+    assert!((d64 + 0.002_176_814).abs() < 1e-8, "f64 distance {d64}");
+    assert!(
+        (d32 - d64).abs() < 1e-4 * 2.12,
+        "f32 distance {d32} against f64 {d64}"
+    );
+}

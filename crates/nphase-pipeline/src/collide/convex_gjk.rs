@@ -165,7 +165,22 @@ pub(crate) fn contact_from_gjk<T: Real>(
         GjkStatus::Intersecting(simplex) => {
             outcome.epa_ran = true;
             let epa = nphase_epa::penetration(input, &simplex, &epa_options, epa);
+            // GJK proved the cores overlapping or touching within its touch tolerance; an EPA
+            // estimate on the separated side beyond (four times) that tolerance is a polytope
+            // that broke down, not an answer — found by fuzzing: f32, a zero-width box inside a
+            // cone 1 000 times wider than high, EPA's cap reached with the origin outside its
+            // polytope and a "depth" of −0.0022 (the cone's half-height on the wrong side).
+            let touch = {
+                let size = simplex
+                    .vertices()
+                    .iter()
+                    .fold(T::zero(), |m, v| Float::max(m, v.w.norm()));
+                let small = Float::min(input.small_scale(), size + radius1 + radius2);
+                T::lit(4.0) * T::TOLERANCES.length(T::TOLERANCES.gjk_touch, small, size)
+            };
+            let broken = !(epa.status.penetration().depth >= -touch);
             let quality = match epa.status {
+                _ if broken => ContactQuality::Fallback,
                 EpaStatus::Converged(_) => ContactQuality::Converged,
                 EpaStatus::IterationLimit(_) => ContactQuality::IterationLimit,
                 EpaStatus::Degenerate(_) => ContactQuality::Fallback,
