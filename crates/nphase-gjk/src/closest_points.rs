@@ -109,6 +109,12 @@ where
     probe.max_dist = T::zero();
     let out = run(&probe, cache, Some(input.radius1 + input.radius2));
     let intersecting = match &out.status {
+        // `|v| ≤ r1 + r2` for a point `v` of the cores' Minkowski difference proves the shapes
+        // overlap or touch, whatever the distance estimate built after it says: with `|v|`
+        // equal to the radii up to rounding (a tiny capsule at the middle of a huge one, f32:
+        // `v` the huge core's end on the first iteration) that estimate came out a rounding
+        // error above zero.
+        _ if out.stats.exit == GjkExit::OverlapProven => true,
         GjkStatus::Intersecting(_) => true,
         GjkStatus::BeyondMaxDist(_) => false,
         GjkStatus::Separated(c)

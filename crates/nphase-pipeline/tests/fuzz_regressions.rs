@@ -335,3 +335,50 @@ fn f32_segment_inside_a_flat_cone_is_not_reported_apart() {
         "f32 distance {d32} against f64 {d64}"
     );
 }
+
+/// Fuzz target `contact` (this session's run): a capsule 3.5e-5 long at the middle of one
+/// 1 145 long and 572 thick, f32. `distance` found it 572.54 deep, `intersection_test` said
+/// apart: its GJK proved the overlap on the first iteration (`|v|`, the huge core's end, within
+/// the radii's sum — up to rounding, here equal to it), but the answer was then read off the
+/// distance estimate built after the loop, a rounding error above zero. A proven overlap is now
+/// the answer.
+#[test]
+fn f32_tiny_capsule_inside_a_huge_one_intersects() {
+    use nphase_math::nalgebra::Translation3;
+    use nphase_shapes::Capsule;
+    fn check<T: Real>() {
+        let a = Shape::Capsule(
+            Capsule::new(T::lit(572.540_283_203_125), T::lit(572.540_283_203_125))
+                .expect("in range"),
+        );
+        let b = Shape::Capsule(
+            Capsule::new(T::lit(3.450_927_734_375e-5), T::lit(3.222_656_25e-5)).expect("in range"),
+        );
+        let q = |w: f64, x: f64, y: f64, z: f64| {
+            Rotation::new_normalize(Quaternion::new(T::lit(w), T::lit(x), T::lit(y), T::lit(z)))
+        };
+        let pa = Isometry::from_parts(
+            Translation3::identity(),
+            q(
+                3.211_364_746_093_75e-5,
+                -0.050_808_715_820_312_5,
+                8.181_762_695_312_5e-5,
+                2.116_699_218_75,
+            ),
+        );
+        let pb = Isometry::from_parts(
+            Translation3::identity(),
+            q(
+                0.0,
+                -5.080_871_582_031_25e-5,
+                702.819_824_218_75,
+                3.490_600_585_937_500_5e-5,
+            ),
+        );
+        let d = distance(&pa, &a, &pb, &b).expect("in range").as_f64();
+        assert!((d + 572.540_3).abs() < 1e-4 * 1145.0, "distance {d}");
+        assert!(intersection_test(&pa, &a, &pb, &b).expect("in range"));
+    }
+    check::<f64>();
+    check::<f32>();
+}
