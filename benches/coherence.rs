@@ -421,43 +421,33 @@ type State025 = (
     Option<parry3d::query::ContactManifoldsWorkspace>,
 );
 
-fn parry031_runner(w: &Workload, threads: usize) -> Box<dyn Runner + '_> {
-    use parry3d_031::query::{DefaultQueryDispatcher, PersistentQueryDispatcher};
-    let update = move |frame: usize, pair: usize, (manifolds, workspace): &mut State031| {
-        let (a, b) = w.pairs[pair];
-        let poses = &w.poses031[frame];
-        let pos12 = poses[a].inv_mul(&poses[b]);
-        let _ = DefaultQueryDispatcher.contact_manifolds(
-            &pos12,
-            w.shapes031[a].as_ref(),
-            w.shapes031[b].as_ref(),
-            PREDICTION as f32,
-            manifolds,
-            workspace,
-        );
-        manifolds.iter().map(|m| m.points.len()).sum()
+/// `fn $name(w, threads)`: a runner of one parry version (`$krate`), whose per-pair state,
+/// poses and shapes are `$state`, `w.$poses` and `w.$shapes`.
+macro_rules! parry_runner {
+    ($name:ident, $krate:ident, $state:ty, $poses:ident, $shapes:ident) => {
+        fn $name(w: &Workload, threads: usize) -> Box<dyn Runner + '_> {
+            use $krate::query::{DefaultQueryDispatcher, PersistentQueryDispatcher};
+            let update = move |frame: usize, pair: usize, (manifolds, workspace): &mut $state| {
+                let (a, b) = w.pairs[pair];
+                let poses = &w.$poses[frame];
+                let pos12 = poses[a].inv_mul(&poses[b]);
+                let _ = DefaultQueryDispatcher.contact_manifolds(
+                    &pos12,
+                    w.$shapes[a].as_ref(),
+                    w.$shapes[b].as_ref(),
+                    PREDICTION as f32,
+                    manifolds,
+                    workspace,
+                );
+                manifolds.iter().map(|m| m.points.len()).sum()
+            };
+            Box::new(ParryRunner::new(w.pairs.len(), threads, update))
+        }
     };
-    Box::new(ParryRunner::new(w.pairs.len(), threads, update))
 }
 
-fn parry025_runner(w: &Workload, threads: usize) -> Box<dyn Runner + '_> {
-    use parry3d::query::{DefaultQueryDispatcher, PersistentQueryDispatcher};
-    let update = move |frame: usize, pair: usize, (manifolds, workspace): &mut State025| {
-        let (a, b) = w.pairs[pair];
-        let poses = &w.poses025[frame];
-        let pos12 = poses[a].inv_mul(&poses[b]);
-        let _ = DefaultQueryDispatcher.contact_manifolds(
-            &pos12,
-            w.shapes025[a].as_ref(),
-            w.shapes025[b].as_ref(),
-            PREDICTION as f32,
-            manifolds,
-            workspace,
-        );
-        manifolds.iter().map(|m| m.points.len()).sum()
-    };
-    Box::new(ParryRunner::new(w.pairs.len(), threads, update))
-}
+parry_runner!(parry031_runner, parry3d_031, State031, poses031, shapes031);
+parry_runner!(parry025_runner, parry3d, State025, poses025, shapes025);
 
 /// The configurations measured: engine, precision, threads.
 const ENGINES: [(&str, usize); 8] = [
