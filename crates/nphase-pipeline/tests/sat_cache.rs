@@ -170,13 +170,38 @@ proptest! {
 
     #[test]
     fn cached_feature_agrees_with_cold_recomputation(seed in any::<u64>(), motion in 0u8..3) {
-        let counts = check_all(seed, motion)?;
-        // Representative: many contacts and tests, and the cache wins on many of those (not
-        // on overlapping boxes, which take the closed form; tumbling pairs change features
-        // more often).
-        prop_assert!(counts.contacts * 3 > counts.frames, "{:?}", counts);
-        let share = if motion == 2 { 0.3 } else { 0.5 };
-        prop_assert!(counts.sat * 4 > counts.frames, "{:?}", counts);
-        prop_assert!(counts.hits as f64 > share * counts.sat as f64, "{:?}", counts);
+        check_all(seed, motion)?;
+    }
+}
+
+/// The sequences exercise what they test: many contacts, the separating-axis test on many
+/// frames, and its cached feature winning on most of those (not on overlapping boxes, which
+/// take the closed form; tumbling pairs change features and drift apart more often). Fixed
+/// seeds, so that the guard is about the generator and not the luck of one draw: over 1 500
+/// random seeds one draw went as low as 0.14 of its frames with the test run (tumbling) and
+/// 0.29 (moving), well inside these sums over eight seeds.
+#[test]
+fn sequences_exercise_the_cached_feature() {
+    for motion in 0u8..3 {
+        let mut all = Counts::default();
+        for seed in 0..8 {
+            let counts = check_all(seed, motion).expect("agrees with the cold query");
+            all.frames += counts.frames;
+            all.sat += counts.sat;
+            all.hits += counts.hits;
+            all.contacts += counts.contacts;
+        }
+        let (contacts, sat, hits) = if motion == 2 {
+            (0.4, 0.2, 0.5)
+        } else {
+            (0.8, 0.3, 0.8)
+        };
+        let share = |n: usize, of: usize| n as f64 / of as f64;
+        assert!(
+            share(all.contacts, all.frames) > contacts,
+            "motion {motion}: {all:?}"
+        );
+        assert!(share(all.sat, all.frames) > sat, "motion {motion}: {all:?}");
+        assert!(share(all.hits, all.sat) > hits, "motion {motion}: {all:?}");
     }
 }
