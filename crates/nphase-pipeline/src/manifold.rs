@@ -306,7 +306,7 @@ pub fn build_manifold<T: Real>(
     remove_duplicates(&mut ws.candidates, merge);
     add_witness(ws, contact, merge, accuracy);
 
-    name_candidates(ws, T::lit(FEATURE_SNAP) * size, input);
+    name_candidates(ws, T::lit(FEATURE_SNAP) * size, input, reference);
     for c in &mut ws.candidates {
         c.previous_rank = input
             .previous
@@ -534,32 +534,51 @@ fn separation<T: Real>(face: &SupportFeature<T>, other: &SupportFeature<T>) -> T
 /// within `tau` (its own id), unless it inherits the id of a point of last frame's whose
 /// features are within `2 tau` of it and which was within `2 tau` of it on both shapes (of
 /// several, the nearest on A).
-fn name_candidates<T: Real>(ws: &mut ManifoldWorkspace<T>, tau: T, input: &ManifoldInput<'_, T>) {
+///
+/// `reference` is the clipping's reference side, whose side planes are in `ws.planes`: a point
+/// deeper than `tau` inside every side plane of a reference face is farther than `tau` from
+/// each of its edges (they lie in those planes) and is named by the face without measuring.
+fn name_candidates<T: Real>(
+    ws: &mut ManifoldWorkspace<T>,
+    tau: T,
+    input: &ManifoldInput<'_, T>,
+    reference: Option<ReferenceSide>,
+) {
     let reach = tau + tau;
     // Distances are compared squared (no square roots on this per-point path).
     let (tau2, reach2) = (tau * tau, reach * reach);
-    let names = |near: &[(FeatureId, T)], f: FeatureId| near.iter().any(|(g, _)| *g == f);
-    // The raw label comes before the features that contain it (which only serve the
-    // hysteresis), at distance 0: the first entry within tau is at the latest the raw label.
-    let first_within = |near: &[(FeatureId, T)], raw: FeatureId| {
-        near.iter()
-            .find(|(_, d2)| *d2 <= tau2)
-            .map_or(raw, |(f, _)| *f)
+    let face = |feature: &SupportFeature<T>, side| {
+        (reference == Some(side) && feature.vertices.len() >= 3).then_some(feature.id)
     };
+    let (face1, face2) = (
+        face(&ws.feature1, ReferenceSide::A),
+        face(&ws.feature2, ReferenceSide::B),
+    );
+    let planes = &ws.planes;
+    let own =
+        |raw: FeatureId, p: &Point<T>, feature: &SupportFeature<T>, face: Option<FeatureId>| {
+            if face == Some(raw) && inside_by(planes, p, tau2) {
+                raw
+            } else {
+                own_feature(raw, p, feature, tau2)
+            }
+        };
     ws.heirs.clear();
     for (k, c) in ws.candidates.iter_mut().enumerate() {
-        let near_a = nearby_features(c.id.a(), &c.point1, &ws.feature1, reach2);
-        let near_b = nearby_features(c.id.b(), &c.point2, &ws.feature2, reach2);
+        let (raw_a, raw_b) = (c.id.a(), c.id.b());
         let own = ContactId::new(
-            first_within(&near_a, c.id.a()),
-            first_within(&near_b, c.id.b()),
+            own(raw_a, &c.point1, &ws.feature1, face1),
+            own(raw_b, &c.point2, &ws.feature2, face2),
         );
         let point2_in_b = input.pos12.inverse_transform_point(&c.point2);
         for (i, p) in input.previous.iter().enumerate() {
             let distance2 = (p.local_point1 - c.point1).norm_squared();
             let close =
                 distance2 <= reach2 && (p.local_point2 - point2_in_b).norm_squared() <= reach2;
-            if close && names(&near_a, p.id.a()) && names(&near_b, p.id.b()) {
+            if close
+                && may_name(p.id.a(), raw_a, &c.point1, &ws.feature1, reach2)
+                && may_name(p.id.b(), raw_b, &c.point2, &ws.feature2, reach2)
+            {
                 ws.heirs.push(Heir {
                     distance2,
                     previous: i,
@@ -585,98 +604,106 @@ fn name_candidates<T: Real>(ws: &mut ManifoldWorkspace<T>, tau: T, input: &Manif
     }
 }
 
-/// The features of `feature` that could name a point at `p` labelled `raw`, each with its
-/// squared distance from `p`: first those of lower dimension, lowest dimension first and nearest
-/// first within a dimension (only those within `sqrt(reach2)`, at most [`NEARBY`]) — vertices (of the edge,
-/// when `raw` is an edge; any, when it is the face), edges (when `raw` is the face) —, then
-/// `raw` itself, then the features of `feature` that contain `raw` (the edges at a vertex, the
-/// whole face), these at distance 0: a point on them is named by them too, which the
-/// hysteresis uses (a point labelled by the face last frame and clipped on its edge now keeps
-/// the face's name while it stays within reach).
-fn nearby_features<T: Real>(
+/// Whether `p` is inside every side plane by more than `sqrt(tau2)`.
+fn inside_by<T: Real>(planes: &[SidePlane<T>], p: &Point<T>, tau2: T) -> bool {
+    planes.iter().all(|plane| {
+        let height = (p - plane.origin).dot(&plane.normal);
+        height < T::zero() && height * height > tau2 * plane.normal.norm_squared()
+    })
+}
+
+/// The name of a point at `p` labelled `raw` by clipping on one side whose supporting feature
+/// is `feature`: the lowest-dimensional part of `raw` within `sqrt(tau2)` of `p` — the nearest
+/// vertex (of the edge `raw`, or of the face `raw`), else the nearest edge (of the face `raw`),
+/// else `raw` itself. Of equally near parts, the first in the feature's order.
+fn own_feature<T: Real>(
+    raw: FeatureId,
+    p: &Point<T>,
+    feature: &SupportFeature<T>,
+    tau2: T,
+) -> FeatureId {
+    let (vs, n) = (&feature.vertices, feature.vertices.len());
+    if n < 2 {
+        return raw;
+    }
+    // The nearest of `parts` within tau (the first of equally near ones).
+    let nearest = |parts: &mut dyn Iterator<Item = (FeatureId, T)>| {
+        parts
+            .filter(|(_, d2)| *d2 <= tau2)
+            .fold(None, |best: Option<(FeatureId, T)>, (f, d2)| match best {
+                Some((_, b2)) if !(d2 < b2) => best,
+                _ => Some((f, d2)),
+            })
+            .map(|(f, _)| f)
+    };
+    let vertex = |j: usize| {
+        (
+            FeatureId::Vertex(feature.vertex_ids[j]),
+            (vs[j] - p).norm_squared(),
+        )
+    };
+    let edge = |k: usize| {
+        let d2 = segment_distance2(&vs[k], &vs[(k + 1) % n], p);
+        (FeatureId::Edge(feature.edge_ids[k]), d2)
+    };
+    let named = match raw {
+        FeatureId::Vertex(_) => None,
+        FeatureId::Edge(e) => feature
+            .edge_ids
+            .iter()
+            .position(|&x| x == e)
+            .and_then(|k| nearest(&mut [k, (k + 1) % n].into_iter().map(vertex))),
+        FeatureId::Face(_) => nearest(&mut (0..n).map(vertex))
+            .or_else(|| nearest(&mut (0..n.min(feature.edge_ids.len())).map(edge))),
+    };
+    named.unwrap_or(raw)
+}
+
+/// Whether the feature `f` of last frame's id may name a point at `p` labelled `raw` on this
+/// side (the hysteresis of the module doc): `f` is `raw`, or holds it (an edge at the vertex
+/// `raw`, the whole supporting feature), or is a part of `raw` within `sqrt(reach2)` of `p` (a
+/// vertex of the edge `raw`; a vertex or an edge of the face `raw`) — a point labelled by the
+/// face last frame and clipped on its edge now keeps the face's name while it stays within
+/// reach, and the other way round.
+fn may_name<T: Real>(
+    f: FeatureId,
     raw: FeatureId,
     p: &Point<T>,
     feature: &SupportFeature<T>,
     reach2: T,
-) -> ArrayVec<(FeatureId, T), NEARBY> {
-    let mut out = ArrayVec::new();
+) -> bool {
+    if f == raw || (f == feature.id && raw.dimension() < feature.id.dimension()) {
+        return true;
+    }
     let (vs, n) = (&feature.vertices, feature.vertices.len());
-    if n >= 2 {
-        let on_edge = match raw {
-            FeatureId::Edge(e) => feature.edge_ids.iter().position(|&x| x == e),
-            _ => None,
-        };
-        let vertices: ArrayVec<usize, 2> =
-            on_edge.map_or_else(ArrayVec::new, |k| [k, (k + 1) % n].into_iter().collect());
-        match raw {
-            FeatureId::Vertex(_) => {}
-            FeatureId::Edge(_) => {
-                for &k in &vertices {
-                    let d2 = (vs[k] - p).norm_squared();
-                    insert_sorted(
-                        &mut out,
-                        0,
-                        (FeatureId::Vertex(feature.vertex_ids[k]), d2),
-                        reach2,
-                    );
-                }
-            }
-            FeatureId::Face(_) => {
-                for (v, &id) in vs.iter().zip(&feature.vertex_ids) {
-                    let d2 = (v - p).norm_squared();
-                    insert_sorted(&mut out, 0, (FeatureId::Vertex(id), d2), reach2);
-                }
-                let start = out.len();
-                for k in 0..n {
-                    let d2 = segment_distance2(&vs[k], &vs[(k + 1) % n], p);
-                    let edge = FeatureId::Edge(feature.edge_ids[k]);
-                    insert_sorted(&mut out, start, (edge, d2), reach2);
-                }
-            }
+    let vertex_at = |v: u32| feature.vertex_ids.iter().position(|&x| x == v);
+    let edge_at = |e: u32| feature.edge_ids.iter().position(|&x| x == e);
+    match (raw, f) {
+        // The edges holding the vertex raw.
+        (FeatureId::Vertex(v), FeatureId::Edge(e)) => {
+            let m = feature.edge_ids.len();
+            vertex_at(v).filter(|_| m > 0).is_some_and(|k| {
+                feature.edge_ids[k.min(m - 1)] == e
+                    || (n >= 3 && feature.edge_ids[(k + m - 1) % m] == e)
+            })
         }
-    }
-    out.truncate(NEARBY - 4);
-    out.push((raw, T::zero()));
-    // The features holding raw: a vertex's edges, then the whole feature.
-    let at = match raw {
-        FeatureId::Vertex(v) => feature.vertex_ids.iter().position(|&x| x == v),
-        _ => None,
-    };
-    if let Some(k) = at.filter(|_| !feature.edge_ids.is_empty()) {
-        let m = feature.edge_ids.len();
-        out.push((FeatureId::Edge(feature.edge_ids[k.min(m - 1)]), T::zero()));
-        if n >= 3 {
-            out.push((
-                FeatureId::Edge(feature.edge_ids[(k + m - 1) % m]),
-                T::zero(),
-            ));
+        // A vertex of the edge raw, within reach.
+        (FeatureId::Edge(e), FeatureId::Vertex(v)) if n >= 2 => match (edge_at(e), vertex_at(v)) {
+            (Some(k), Some(j)) => {
+                (j == k || j == (k + 1) % n) && (vs[j] - p).norm_squared() <= reach2
+            }
+            _ => false,
+        },
+        // A vertex or an edge of the face raw, within reach.
+        (FeatureId::Face(_), FeatureId::Vertex(v)) if n >= 2 => {
+            vertex_at(v).is_some_and(|j| (vs[j] - p).norm_squared() <= reach2)
         }
-    }
-    if feature.id != raw && raw.dimension() < feature.id.dimension() {
-        out.push((feature.id, T::zero()));
-    }
-    out
-}
-
-/// Inserts `entry` (a feature and its squared distance) into `out[start..]` in order of
-/// distance, if it is within `sqrt(reach2)` and there is room.
-fn insert_sorted<T: Real>(
-    out: &mut ArrayVec<(FeatureId, T), NEARBY>,
-    start: usize,
-    entry: (FeatureId, T),
-    reach2: T,
-) {
-    if entry.1 <= reach2 && !out.is_full() {
-        let at = out[start..]
-            .iter()
-            .position(|(_, d)| entry.1 < *d)
-            .map_or(out.len(), |k| start + k);
-        out.insert(at, entry);
+        (FeatureId::Face(_), FeatureId::Edge(e)) if n >= 2 => edge_at(e)
+            .filter(|&k| k < n)
+            .is_some_and(|k| segment_distance2(&vs[k], &vs[(k + 1) % n], p) <= reach2),
+        _ => false,
     }
 }
-
-/// The most features [`nearby_features`] lists for one side of a point.
-const NEARBY: usize = 8;
 
 /// The squared distance from `p` to the segment `[a, b]`.
 fn segment_distance2<T: Real>(a: &Point<T>, b: &Point<T>, p: &Point<T>) -> T {
