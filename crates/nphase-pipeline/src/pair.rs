@@ -308,11 +308,12 @@ fn certified_reuse<T: Real>(
     pos12: &Isometry<T>,
     prediction: T,
 ) -> Option<Reuse> {
-    // Bitwise: `integer_decode` tells −0 from +0, which `==` does not.
+    // Bitwise: equal values of the same sign (`==` alone does not tell −0 from +0; a NaN is
+    // never the same). Without branches: most pairs at rest take this path.
     let same = |a: &[T], b: &[T]| {
-        a.iter()
-            .zip(b)
-            .all(|(x, y)| Float::integer_decode(*x) == Float::integer_decode(*y))
+        a.iter().zip(b).fold(true, |same, (x, y)| {
+            same & (*x == *y) & (Float::is_sign_negative(*x) == Float::is_sign_negative(*y))
+        })
     };
     let (t, t0) = (&pos12.translation.vector, &last.pos12.translation.vector);
     if same(t.as_slice(), t0.as_slice())
