@@ -357,7 +357,7 @@ fn add_witness<T: Real>(
     match ws
         .candidates
         .iter_mut()
-        .find(|c| (c.point1 - witness.point1).norm() <= merge)
+        .find(|c| (c.point1 - witness.point1).norm_squared() <= merge * merge)
     {
         Some(c) => {
             if witness.dist < c.dist {
@@ -563,6 +563,20 @@ fn name_candidates<T: Real>(
                 own_feature(raw, p, feature, tau2)
             }
         };
+    // Last frame's points with their B side in A's frame (a rigid motion keeps distances) and
+    // their ids' two features, once.
+    let previous: ArrayVec<_, MAX_MANIFOLD_POINTS> = input
+        .previous
+        .iter()
+        .map(|p| {
+            (
+                p.local_point1,
+                input.pos12 * p.local_point2,
+                p.id.a(),
+                p.id.b(),
+            )
+        })
+        .collect();
     ws.heirs.clear();
     for (k, c) in ws.candidates.iter_mut().enumerate() {
         let (raw_a, raw_b) = (c.id.a(), c.id.b());
@@ -570,14 +584,12 @@ fn name_candidates<T: Real>(
             own(raw_a, &c.point1, &ws.feature1, face1),
             own(raw_b, &c.point2, &ws.feature2, face2),
         );
-        let point2_in_b = input.pos12.inverse_transform_point(&c.point2);
-        for (i, p) in input.previous.iter().enumerate() {
-            let distance2 = (p.local_point1 - c.point1).norm_squared();
-            let close =
-                distance2 <= reach2 && (p.local_point2 - point2_in_b).norm_squared() <= reach2;
+        for (i, (point1, point2, a, b)) in previous.iter().enumerate() {
+            let distance2 = (point1 - c.point1).norm_squared();
+            let close = distance2 <= reach2 && (point2 - c.point2).norm_squared() <= reach2;
             if close
-                && may_name(p.id.a(), raw_a, &c.point1, &ws.feature1, reach2)
-                && may_name(p.id.b(), raw_b, &c.point2, &ws.feature2, reach2)
+                && may_name(*a, raw_a, &c.point1, &ws.feature1, reach2)
+                && may_name(*b, raw_b, &c.point2, &ws.feature2, reach2)
             {
                 ws.heirs.push(Heir {
                     distance2,
@@ -720,12 +732,13 @@ fn segment_distance2<T: Real>(a: &Point<T>, b: &Point<T>, p: &Point<T>) -> T {
 /// Removes every candidate within `radius` of an earlier one (keeping the deeper of the two in
 /// the earlier slot, with the earlier one's id).
 fn remove_duplicates<T: Real>(candidates: &mut Vec<PointCandidate<T>>, radius: T) {
+    let radius2 = radius * radius;
     let mut kept = 0;
     for i in 0..candidates.len() {
         let c = candidates[i];
         match candidates[..kept]
             .iter_mut()
-            .find(|k| (k.point1 - c.point1).norm() <= radius)
+            .find(|k| (k.point1 - c.point1).norm_squared() <= radius2)
         {
             Some(k) if c.dist < k.dist => *k = PointCandidate { id: k.id, ..c },
             Some(_) => {}
@@ -762,8 +775,9 @@ fn extent<T: Real>(feature: &SupportFeature<T>) -> T {
         .first()
         .copied()
         .unwrap_or_else(Point::origin);
-    feature
+    let far2 = feature
         .vertices
         .iter()
-        .fold(T::zero(), |m, p| Float::max(m, (p - first).norm()))
+        .fold(T::zero(), |m, p| Float::max(m, (p - first).norm_squared()));
+    Float::sqrt(far2)
 }

@@ -465,9 +465,39 @@ impl<T: Real> FeatureMap<T> for ConvexPolyhedron<T> {
     ///
     /// For edges and vertices `normal` is `dir` normalised, or +y when `dir` is zero.
     fn local_support_feature(&self, dir: &Vector<T>, out: &mut SupportFeature<T>) {
+        self.support_feature_from(dir, VertexId::NONE, out);
+    }
+
+    /// [`local_support_feature`](FeatureMap::local_support_feature) with the support vertex's
+    /// climb started on `previous` (a vertex of it), near the answer from one frame to the
+    /// next. The climb ends on a support vertex from any start; only where several vertices tie
+    /// for the support can the start decide which, and the face is then chosen among those
+    /// through it by the same rule.
+    fn local_support_feature_near(
+        &self,
+        dir: &Vector<T>,
+        previous: Option<FeatureId>,
+        out: &mut SupportFeature<T>,
+    ) {
+        let hint = match previous {
+            Some(FeatureId::Vertex(v)) => Some(v),
+            Some(FeatureId::Edge(e)) => self.edge_vertices(e).map(|(v, _)| v),
+            Some(FeatureId::Face(f)) if (f as usize) < self.faces.len() => {
+                self.faces.row(f as usize).first().copied()
+            }
+            _ => None,
+        };
+        self.support_feature_from(dir, hint.map_or(VertexId::NONE, VertexId), out);
+    }
+}
+
+impl<T: Real> ConvexPolyhedron<T> {
+    /// [`FeatureMap::local_support_feature`] with the support vertex's climb started at `hint`
+    /// (any vertex, or `VertexId::NONE`).
+    fn support_feature_from(&self, dir: &Vector<T>, hint: VertexId, out: &mut SupportFeature<T>) {
         let face = match self.dimension {
             3 => {
-                let v = self.local_support_vertex(dir, VertexId::NONE).id.0 as usize;
+                let v = self.local_support_vertex(dir, hint).id.0 as usize;
                 let faces = self.vertex_faces.row(v);
                 let dot = |f: u32| self.face_normals[f as usize].dot(dir);
                 // A neighbour as high along dir as v (up to the tie): the support set is the

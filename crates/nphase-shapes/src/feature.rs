@@ -178,7 +178,8 @@ pub trait FeatureMap<T: Real>: SupportMap<T> {
     /// a cone's base and slant line, a capsule's side and end), the part `previous` names (the
     /// feature this shape reported for the same contact last frame) is kept up to
     /// [`FEATURE_HYSTERESIS`] past the switch, so a contact that rocks about the switch keeps
-    /// its feature. Polytopes and balls have no such switch and ignore `previous`.
+    /// its feature. Polytopes and balls have no such switch (a hull starts its search on
+    /// `previous`, near the answer).
     fn local_support_feature_near(
         &self,
         dir: &Vector<T>,

@@ -429,6 +429,7 @@ impl<T: Real> FeatureMap<T> for Shape<T> {
             Shape::Cone(s) => s.local_support_feature_near(dir, previous, out),
             Shape::Segment(s) => s.local_support_feature_near(dir, previous, out),
             Shape::Round(s) => s.local_support_feature_near(dir, previous, out),
+            Shape::Convex(s) => s.local_support_feature_near(dir, previous, out),
             _ => self.local_support_feature(dir, out),
         }
     }
