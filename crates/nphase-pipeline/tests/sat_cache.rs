@@ -166,7 +166,7 @@ fn check_all(seed: u64, motion: u8) -> Result<Counts, TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
+    #![proptest_config(common::fixed_config(16, 0x7361_745f_6361))]
 
     #[test]
     fn cached_feature_agrees_with_cold_recomputation(seed in any::<u64>(), motion in 0u8..3) {
@@ -203,5 +203,16 @@ fn sequences_exercise_the_cached_feature() {
         );
         assert!(share(all.sat, all.frames) > sat, "motion {motion}: {all:?}");
         assert!(share(all.hits, all.sat) > hits, "motion {motion}: {all:?}");
+    }
+}
+
+/// Seeds on which the property once failed (kept from proptest's failure files, which the
+/// fixed-seed configuration no longer writes or reads).
+#[test]
+fn cached_feature_agrees_on_past_failures() {
+    for (seed, motion) in [(2780814384, 2), (14194954660861257372, 2)] {
+        if let Err(e) = check_all(seed, motion) {
+            panic!("seed {seed}, motion {motion}: {e}");
+        }
     }
 }

@@ -196,3 +196,18 @@ pub fn random_pair(
         },
     )
 }
+
+/// A property test's configuration: `cases` cases (or `PROPTEST_CASES`), drawn from a fixed
+/// seed so that CI runs the same cases every time (explore with other seeds by changing it),
+/// and no failure files written next to the sources.
+pub fn fixed_config(cases: u32, seed: u64) -> proptest::test_runner::Config {
+    proptest::test_runner::Config {
+        cases: std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(cases),
+        rng_seed: proptest::test_runner::RngSeed::Fixed(seed),
+        failure_persistence: None,
+        ..proptest::test_runner::Config::default()
+    }
+}
