@@ -638,16 +638,6 @@ fn own_feature<T: Real>(
     if n < 2 {
         return raw;
     }
-    // The nearest of `parts` within tau (the first of equally near ones).
-    let nearest = |parts: &mut dyn Iterator<Item = (FeatureId, T)>| {
-        parts
-            .filter(|(_, d2)| *d2 <= tau2)
-            .fold(None, |best: Option<(FeatureId, T)>, (f, d2)| match best {
-                Some((_, b2)) if !(d2 < b2) => best,
-                _ => Some((f, d2)),
-            })
-            .map(|(f, _)| f)
-    };
     let vertex = |j: usize| {
         (
             FeatureId::Vertex(feature.vertex_ids[j]),
@@ -664,11 +654,26 @@ fn own_feature<T: Real>(
             .edge_ids
             .iter()
             .position(|&x| x == e)
-            .and_then(|k| nearest(&mut [k, (k + 1) % n].into_iter().map(vertex))),
-        FeatureId::Face(_) => nearest(&mut (0..n).map(vertex))
-            .or_else(|| nearest(&mut (0..n.min(feature.edge_ids.len())).map(edge))),
+            .and_then(|k| nearest_within([k, (k + 1) % n].into_iter().map(vertex), tau2)),
+        FeatureId::Face(_) => nearest_within((0..n).map(vertex), tau2)
+            .or_else(|| nearest_within((0..n.min(feature.edge_ids.len())).map(edge), tau2)),
     };
     named.unwrap_or(raw)
+}
+
+/// The nearest of `parts` (features with their squared distances) within `sqrt(tau2)`; the
+/// first of equally near ones.
+fn nearest_within<T: Real>(
+    parts: impl Iterator<Item = (FeatureId, T)>,
+    tau2: T,
+) -> Option<FeatureId> {
+    parts
+        .filter(|(_, d2)| *d2 <= tau2)
+        .fold(None, |best: Option<(FeatureId, T)>, (f, d2)| match best {
+            Some((_, b2)) if !(d2 < b2) => best,
+            _ => Some((f, d2)),
+        })
+        .map(|(f, _)| f)
 }
 
 /// Whether the feature `f` of last frame's id may name a point at `p` labelled `raw` on this

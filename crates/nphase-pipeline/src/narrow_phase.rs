@@ -457,15 +457,12 @@ fn validate<T: Real>(
     colliders: &[Collider<T>],
     pairs: &[(usize, usize)],
 ) -> Result<(), PipelineError> {
-    // One comparison per component first (NaN and infinities fail it too); a pose that fails
-    // it is looked at again for the error that names it.
-    let max = T::RANGE.max_length;
+    // Every component checked without branching first (most poses pass); a pose that fails
+    // is looked at again for the error that names it.
     let plausible = |c: &Collider<T>| {
         let (t, q) = (&c.pose.translation.vector, &c.pose.rotation.coords);
-        t.iter().fold(true, |ok, x| ok & (Float::abs(*x) <= max))
-            & q.iter().fold(true, |ok, x| {
-                ok & (Float::abs(*x) <= <T as Float>::max_value())
-            })
+        t.iter().fold(true, |ok, x| ok & T::RANGE.within_max(*x))
+            & q.iter().fold(true, |ok, x| ok & Float::is_finite(*x))
     };
     for c in colliders.iter().filter(|c| !plausible(c)) {
         if !pose_is_finite(&c.pose) {
