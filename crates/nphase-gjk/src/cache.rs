@@ -75,11 +75,19 @@ impl<T: Real> SimplexCache<T> {
             .map(move |(&a, &b)| (id(a), id(b)))
     }
 
+    /// Replaces the cached axis by the direction of `axis` (the direction of `a − b`; zero
+    /// forgets it), keeping the vertex pairs. A pipeline that ends a query with a penetration
+    /// stores `−normal` here: GJK's own axis of an overlap is a rounding residue, and the next
+    /// query's EPA can start near last frame's normal (`nphase_epa::penetration_near`).
+    pub fn store_axis(&mut self, axis: &Vector<T>) {
+        self.axis = nphase_math::normalize_robust(axis)
+            .map_or([0.0; 3], |u| [u.x, u.y, u.z].map(|c| c.as_f64() as f32));
+    }
+
     /// Remembers `simplex`'s vertex pairs (only if every vertex has both ids, each below
     /// `u16::MAX`) and the direction of `axis`.
     pub(crate) fn store(&mut self, simplex: &Simplex<T>, axis: Vector<T>) {
-        self.axis = nphase_math::normalize_robust(&axis)
-            .map_or([0.0; 3], |u| [u.x, u.y, u.z].map(|c| c.as_f64() as f32));
+        self.store_axis(&axis);
         self.count = 0;
         let small = |id: VertexId| id.is_some() && id.0 < u32::from(NO_ID);
         if simplex

@@ -32,7 +32,17 @@ pub(crate) fn convex_contact<T: Real>(
     feature: &mut SupportFeature<T>,
 ) -> PairOutcome<T> {
     let gjk = closest_points(input, cache);
-    contact_from_gjk(input, gjk, epa, feature)
+    let outcome = contact_from_gjk(input, gjk, epa, feature);
+    // GJK's axis of an overlap is a rounding residue; the penetration's normal is where the
+    // next frame's cold start on curved cores (no vertex ids to rebuild a simplex from) should
+    // search: along `−normal`, the direction GJK keeps for a separated pair (`a − b` at the
+    // closest points).
+    if outcome.epa_ran
+        && let Some(c) = &outcome.contact
+    {
+        cache.store_axis(&-c.normal.into_inner());
+    }
+    outcome
 }
 
 /// [`convex_contact`] from GJK's answer (steps 2–4 of the module doc).
