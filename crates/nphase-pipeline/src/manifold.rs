@@ -7,7 +7,10 @@
 //!    in full, cylinder caps and cone bases as regular polygons —, an edge — a side line of a
 //!    cylinder, cone or capsule — or a vertex, pushed out by the radius of rounded shapes);
 //!    where a curved shape switches between two parts, last frame's part is kept a little past
-//!    the switch ([`FeatureMap::local_support_feature_near`]);
+//!    the switch ([`FeatureMap::local_support_feature_near`]). What the pair query already
+//!    found is not searched again ([`SupportHints`]): a hull's face that won a separating-axis
+//!    test is that hull's feature, and the other hull's search starts on the support vertex
+//!    that measured it;
 //! 2. a vertex on either side: one point, the exact witness pair;
 //! 3. otherwise a *reference* feature and an *incident* one, whose polygon is clipped against
 //!    the reference's side planes, which contain `n` ([`crate::clipping`]). The reference is a
@@ -49,13 +52,13 @@
 
 use arrayvec::ArrayVec;
 use nphase_math::{Isometry, Point, Real, UnitVector, Vector};
-use nphase_shapes::{FLAT_FEATURE_ANGLE, FeatureId, FeatureMap, Shape, SupportFeature};
+use nphase_shapes::{FLAT_FEATURE_ANGLE, FeatureId, FeatureMap, Shape, SupportFeature, VertexId};
 use num_traits::Float;
 
-use crate::LocalContact;
 use crate::clipping::{Along, ClipVertex, Label, SidePlane, clip_against_planes};
 use crate::contact_id::ContactId;
 use crate::reduction::{Candidate, reduce_to_four};
+use crate::{LocalContact, SupportHints};
 
 /// The most points a manifold holds.
 pub const MAX_MANIFOLD_POINTS: usize = 4;
@@ -215,6 +218,10 @@ pub struct ManifoldInput<'a, T: Real> {
     pub previous: &'a [ContactPoint<T>],
     /// What last frame's manifold decided (default for a new pair).
     pub history: ManifoldHistory,
+    /// The supporting features the query found along the contact's normal
+    /// ([`PairOutcome::supports`](crate::PairOutcome::supports); default: none, every feature
+    /// is searched for).
+    pub supports: SupportHints,
 }
 
 /// Scratch buffers of manifold generation, reused across pairs.
@@ -277,13 +284,25 @@ pub fn build_manifold<T: Real>(
     let contact = input.contact;
     let n = contact.normal.into_inner();
     let (previous1, previous2) = input.history.features.unzip();
-    input
-        .shape1
-        .local_support_feature_near(&n, previous1, &mut ws.feature1);
+    let [face1, face2] = input.supports.faces;
+    let [vertex1, vertex2] = input.supports.vertices;
+    supporting_feature(
+        input.shape1,
+        &n,
+        face1,
+        vertex1,
+        previous1,
+        &mut ws.feature1,
+    );
     let n_in_b = input.pos12.rotation.inverse_transform_vector(&-n);
-    input
-        .shape2
-        .local_support_feature_near(&n_in_b, previous2, &mut ws.feature2);
+    supporting_feature(
+        input.shape2,
+        &n_in_b,
+        face2,
+        vertex2,
+        previous2,
+        &mut ws.feature2,
+    );
     let features = Some((ws.feature1.id, ws.feature2.id));
     ws.feature2.transform_by(input.pos12);
 
@@ -373,6 +392,30 @@ fn add_witness<T: Real>(
             }
         }
     }
+}
+
+/// `shape`'s supporting feature along `dir` (its own frame), into `out`: for a hull, the face
+/// the query proved (`face`: a separating-axis test's winning face, whose normal is `dir`),
+/// else the search started on the query's support vertex (`vertex`); otherwise the search
+/// with last frame's feature (`previous`: a hull's start, a curved shape's hysteresis).
+fn supporting_feature<T: Real>(
+    shape: &Shape<T>,
+    dir: &Vector<T>,
+    face: Option<u32>,
+    vertex: VertexId,
+    previous: Option<FeatureId>,
+    out: &mut SupportFeature<T>,
+) {
+    if let Shape::Convex(hull) = shape {
+        if face.is_some_and(|f| hull.face_feature(f as usize, out)) {
+            return;
+        }
+        if vertex.is_some() {
+            let start = Some(FeatureId::Vertex(vertex.0));
+            return shape.local_support_feature_near(dir, start, out);
+        }
+    }
+    shape.local_support_feature_near(dir, previous, out);
 }
 
 /// Chooses the reference feature (see the module doc), clips the incident feature against it

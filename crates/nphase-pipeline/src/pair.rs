@@ -280,6 +280,7 @@ pub fn update_manifold<T: Real>(
         prediction: input.prediction,
         previous: &previous,
         history: state.history,
+        supports: outcome.supports,
     };
     state.history = build_manifold(
         &manifold_input,

@@ -10,7 +10,10 @@
 //! (unless the distance is within the tolerance of the prediction), the same signed distance,
 //! and the warm normal a true minimiser (its support gap is the cold distance), all within
 //! docs/accuracy.md's tolerance. A guard checks that the test ran on many frames (GJK alone
-//! answers separated pairs) and its cached feature won on most of them.
+//! answers separated pairs) and its cached feature won on most of them. Every contact's
+//! manifold is built twice, with the supporting features the query handed over
+//! ([`SupportHints`]) and with none (every feature searched for): the same points, ids and
+//! history, bit for bit.
 
 mod common;
 
@@ -18,7 +21,10 @@ use common::{Iso, V, random_pair, random_unit, rng, scale};
 use nphase_gjk::SimplexCache;
 use nphase_math::Point;
 use nphase_math::nalgebra::UnitQuaternion;
-use nphase_pipeline::{PairWorkspace, SatCache, query_pair, query_pair_cached};
+use nphase_pipeline::{
+    ContactPoint, ManifoldHistory, ManifoldInput, ManifoldWorkspace, PairWorkspace, SatCache,
+    SupportHints, build_manifold, query_pair, query_pair_cached,
+};
 use nphase_shapes::{Shape, SupportMap};
 use proptest::prelude::*;
 use rand::Rng;
@@ -61,13 +67,62 @@ fn gap(a: &Shape<f64>, b: &Shape<f64>, pos12: &Iso, n: &V) -> f64 {
     -a.local_support_point(n).coords.dot(n) - b.support_point(pos12, &-n).coords.dot(&-n)
 }
 
-/// Frames checked, those that ran the test, those on which its cached feature won again.
+/// Frames checked, those that ran the test, those on which its cached feature won again,
+/// contacts, and contacts whose query handed supporting features over.
 #[derive(Debug, Default)]
 struct Counts {
     frames: usize,
     sat: usize,
     hits: usize,
     contacts: usize,
+    handed: usize,
+}
+
+/// A pair's manifold across frames, built with the query's [`SupportHints`], and the scratch
+/// space to build it again without them.
+#[derive(Default)]
+struct Manifolds {
+    points: arrayvec::ArrayVec<ContactPoint<f64>, 4>,
+    history: ManifoldHistory,
+    workspace: ManifoldWorkspace<f64>,
+}
+
+impl Manifolds {
+    /// This frame's manifold with `supports` and without: the same, bit for bit.
+    fn check(
+        &mut self,
+        a: &Shape<f64>,
+        b: &Shape<f64>,
+        pos12: &Iso,
+        contact: &nphase_pipeline::LocalContact<f64>,
+        supports: SupportHints,
+        frame: usize,
+    ) -> Result<(), TestCaseError> {
+        let previous = self.points.clone();
+        let input = ManifoldInput {
+            shape1: a,
+            shape2: b,
+            pos12,
+            contact,
+            prediction: PREDICTION,
+            previous: &previous,
+            history: self.history,
+            supports,
+        };
+        let mut searched = arrayvec::ArrayVec::new();
+        let history = build_manifold(
+            &ManifoldInput {
+                supports: SupportHints::default(),
+                ..input
+            },
+            &mut self.workspace,
+            &mut searched,
+        );
+        self.history = build_manifold(&input, &mut self.workspace, &mut self.points);
+        prop_assert_eq!(self.history, history, "frame {}: history", frame);
+        prop_assert_eq!(&self.points, &searched, "frame {}: points", frame);
+        Ok(())
+    }
 }
 
 fn check_sequence(
@@ -84,6 +139,7 @@ fn check_sequence(
     let axis = random_unit(rng);
     let drift = random_unit(rng) * 1e-3;
     let mut pos12 = start;
+    let mut manifolds = Manifolds::default();
     for frame in 0..FRAMES {
         match motion {
             0 => {
@@ -118,6 +174,8 @@ fn check_sequence(
         match (warm.contact, cold.contact) {
             (Some(w), Some(c)) => {
                 counts.contacts += 1;
+                counts.handed += usize::from(warm.supports != SupportHints::default());
+                manifolds.check(a, b, &pos12, &w, warm.supports, frame)?;
                 prop_assert!(
                     (w.dist - c.dist).abs() <= tol,
                     "frame {}: warm {:?} vs cold {:?}",
@@ -190,6 +248,7 @@ fn sequences_exercise_the_cached_feature() {
             all.sat += counts.sat;
             all.hits += counts.hits;
             all.contacts += counts.contacts;
+            all.handed += counts.handed;
         }
         let (contacts, sat, hits) = if motion == 2 {
             (0.4, 0.2, 0.5)
@@ -203,6 +262,11 @@ fn sequences_exercise_the_cached_feature() {
         );
         assert!(share(all.sat, all.frames) > sat, "motion {motion}: {all:?}");
         assert!(share(all.hits, all.sat) > hits, "motion {motion}: {all:?}");
+        // Hull pairs hand their features over (a quarter of all contacts here).
+        assert!(
+            share(all.handed, all.contacts) > 0.15,
+            "motion {motion}: {all:?}"
+        );
     }
 }
 

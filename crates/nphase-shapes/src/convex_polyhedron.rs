@@ -492,6 +492,23 @@ impl<T: Real> FeatureMap<T> for ConvexPolyhedron<T> {
 }
 
 impl<T: Real> ConvexPolyhedron<T> {
+    /// Face `face` as the [`SupportFeature`] the hull reports along that face's normal: its
+    /// vertex loop with vertex and edge ids, its outward normal. For a caller that already knows
+    /// the supporting face (a separating-axis test's winning face: the hull's support feature
+    /// along the face's own normal is that face). Precondition: `face < self.face_count()`
+    /// (checked; out of range leaves `out` as it was and returns `false`).
+    pub fn face_feature(&self, face: usize, out: &mut SupportFeature<T>) -> bool {
+        if face >= self.face_count() {
+            return false;
+        }
+        out.reset(FeatureId::Face(face as u32), self.face_normals[face]);
+        let loop_ = self.faces.row(face);
+        for (&v, &e) in loop_.iter().zip(self.face_edges.row(face)) {
+            out.push_with_edge(self.vertices[v as usize], v, e);
+        }
+        true
+    }
+
     /// [`FeatureMap::local_support_feature`] with the support vertex's climb started at `hint`
     /// (any vertex, or `VertexId::NONE`).
     fn support_feature_from(&self, dir: &Vector<T>, hint: VertexId, out: &mut SupportFeature<T>) {
@@ -532,11 +549,7 @@ impl<T: Real> ConvexPolyhedron<T> {
             _ => None,
         };
         if let Some(f) = face {
-            out.reset(FeatureId::Face(f), self.face_normals[f as usize]);
-            let loop_ = self.faces.row(f as usize);
-            for (&v, &e) in loop_.iter().zip(self.face_edges.row(f as usize)) {
-                out.push_with_edge(self.vertices[v as usize], v, e);
-            }
+            self.face_feature(f as usize, out);
             return;
         }
         let normal = normalize_robust(dir).unwrap_or_else(Vector::y_axis);

@@ -1,6 +1,7 @@
 //! The contact types of the pair layer: what a pair query answers and how far to trust it.
 
 use nphase_math::{Point, Real, UnitVector};
+use nphase_shapes::VertexId;
 
 /// A contact between two shapes in A's frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -100,6 +101,35 @@ pub struct PairOutcome<T: Real> {
     pub sat_ran: bool,
     /// Whether its cached feature (last query's) won again.
     pub sat_cache_hit: bool,
+    /// The supporting features along the contact's normal that the query found on the way,
+    /// handed to the manifold so that it does not search for them again.
+    pub supports: SupportHints,
+}
+
+/// What a query learnt of the shapes' supporting features along its contact normal `n` (A's
+/// along `n`, B's along `−n`), per shape `[A, B]`, in each shape's own numbering (a hull's
+/// face and vertex ids, [`ConvexPolyhedron`](nphase_shapes::ConvexPolyhedron)).
+///
+/// [`build_manifold`](crate::build_manifold) takes a known face as the shape's feature and
+/// starts the search for the other one on the vertex, for hulls (other shapes' searches are a
+/// few comparisons: they search as before). The default knows nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SupportHints {
+    /// The face that supports the shape along the normal, when the query proved it: the
+    /// winning face of a separating-axis test, whose normal *is* the contact normal.
+    pub faces: [Option<u32>; 2],
+    /// A vertex of the shape's support set along the normal, when the query met one (the
+    /// support point that measured the winning face's separation), or `VertexId::NONE`.
+    pub vertices: [VertexId; 2],
+}
+
+impl Default for SupportHints {
+    fn default() -> Self {
+        SupportHints {
+            faces: [None; 2],
+            vertices: [VertexId::NONE; 2],
+        }
+    }
 }
 
 /// The certified shortcuts a pair can take from one frame to the next (see

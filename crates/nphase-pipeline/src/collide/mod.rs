@@ -34,7 +34,7 @@ mod point_box;
 mod polytope_sat;
 mod revolution;
 
-pub use contact::{ContactQuality, LocalContact, PairOutcome, Reuse};
+pub use contact::{ContactQuality, LocalContact, PairOutcome, Reuse, SupportHints};
 pub(crate) use convex_gjk::shape_size;
 pub(crate) use polytope_sat::SatWorkspace;
 pub use polytope_sat::{SatCache, SatFeature};
@@ -179,9 +179,12 @@ pub fn query_pair_cached<T: Real>(
         ..o
     };
     match (outcome, gjk) {
-        (SatOutcome::Penetrating(contact), _) => {
+        (SatOutcome::Penetrating(contact, supports), _) => {
             let contact = contact.grown_by(radius1, radius2);
-            done(PairOutcome::closed_form(contact, prediction))
+            done(PairOutcome {
+                supports,
+                ..PairOutcome::closed_form(contact, prediction)
+            })
         }
         (SatOutcome::Apart { lower_bound }, _) => done(PairOutcome {
             lower_bound: lower_bound - radius1 - radius2,

@@ -91,7 +91,7 @@ use nphase_shapes::{
 };
 use num_traits::Float;
 
-use super::LocalContact;
+use super::{LocalContact, SupportHints};
 use crate::clipping::{Along, ClipVertex, Label, SidePlane, clip_against_planes};
 
 /// A feature whose normal is a separating-axis candidate: a face of A, a face of B, or an edge
@@ -493,8 +493,9 @@ pub(crate) enum SatOutcome<T: Real> {
     Apart { lower_bound: T },
     /// The cores are apart, by at most the limit: the distance is for GJK to measure.
     Separated,
-    /// The cores overlap or touch: the exact contact (signed distance ≤ 0).
-    Penetrating(LocalContact<T>),
+    /// The cores overlap or touch: the exact contact (signed distance ≤ 0), and the supporting
+    /// features the test found along its normal.
+    Penetrating(LocalContact<T>, SupportHints),
 }
 
 /// Scratch space of the test (buffers that grow to the largest polytope, then stay).
@@ -521,6 +522,8 @@ struct Best<T: Real> {
     feature: SatFeature,
     on_a: Point<T>,
     on_b: Point<T>,
+    /// For a face axis, the other shape's support vertex that measured it (`on_a` or `on_b`).
+    vertex: VertexId,
 }
 
 /// The separating-axis test of `input` (see the module doc), starting from `cache`'s feature;
@@ -548,7 +551,7 @@ pub(crate) fn polytope_contact<T: Real>(
     let hit = winner.is_some() && winner == cached.map(|s| s.feature);
     *cache = SatCache {
         feature: winner,
-        penetrating: matches!(outcome, SatOutcome::Penetrating(_)),
+        penetrating: matches!(outcome, SatOutcome::Penetrating(..)),
     };
     (outcome, hit)
 }
@@ -615,6 +618,7 @@ impl<'a, T: Real> Test<'a, T> {
         let (n, o) = self.input.a.face(i);
         let on_b = self.support_b(&-n);
         Best {
+            vertex: self.hints.get()[1],
             separation: n.dot(&on_b.coords) - o,
             axis: n,
             feature: SatFeature::FaceA(i as u16),
@@ -627,6 +631,7 @@ impl<'a, T: Real> Test<'a, T> {
         let (m, o) = self.face_b(j);
         let on_a = self.support_a(&-m);
         Best {
+            vertex: self.hints.get()[0],
             separation: m.dot(&on_a.coords) - o,
             axis: -m,
             feature: SatFeature::FaceB(j as u16),
@@ -669,6 +674,7 @@ impl<'a, T: Real> Test<'a, T> {
         let (s, u) = closest_parameters(&ea.tail.coords, &da, &eb.tail.coords, &db);
         let (on_a, on_b) = (ea.tail + da * s, eb.tail + db * u);
         Some(Best {
+            vertex: VertexId::NONE,
             separation,
             axis,
             feature: SatFeature::Edges(i as u16, j as u16),
@@ -855,9 +861,31 @@ impl<'a, T: Real> Test<'a, T> {
         } else if best.separation > T::zero() {
             SatOutcome::Separated
         } else {
-            SatOutcome::Penetrating(self.contact(&best, ws))
+            SatOutcome::Penetrating(self.contact(&best, ws), self.supports(&best))
         };
         (outcome, Some(best.feature))
+    }
+
+    /// What the winning axis tells of the supporting features along it: a face axis's own face
+    /// (the shape's support feature along its face normal) and the other shape's support vertex
+    /// that measured it. Hulls only: the faces and vertices of boxes and triangles are numbered
+    /// differently here and in their support features, which cost a few comparisons anyway.
+    fn supports(&self, best: &Best<T>) -> SupportHints {
+        let hull = |p: &Polytope<'_, T>| matches!(p, Polytope::Hull(_));
+        let (a, b) = (hull(&self.input.a), hull(&self.input.b));
+        let mut hints = SupportHints::default();
+        match best.feature {
+            SatFeature::FaceA(i) => {
+                hints.faces[0] = a.then_some(u32::from(i));
+                hints.vertices[1] = if b { best.vertex } else { VertexId::NONE };
+            }
+            SatFeature::FaceB(j) => {
+                hints.faces[1] = b.then_some(u32::from(j));
+                hints.vertices[0] = if a { best.vertex } else { VertexId::NONE };
+            }
+            SatFeature::Edges(..) => {}
+        }
+        hints
     }
 
     /// The contact of the winning axis (separation ≤ 0): normal, depth and witnesses.
@@ -1155,7 +1183,7 @@ mod tests {
                 .as_f64()
                 .max(sb.local_aabb().half_diagonal().as_f64());
             let tol = tol_rel * scale;
-            let SatOutcome::Penetrating(s) = sat else {
+            let SatOutcome::Penetrating(s, _) = sat else {
                 apart += 1;
                 if let Some(c) = reference.contact {
                     assert!(
