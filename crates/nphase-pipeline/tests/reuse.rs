@@ -13,7 +13,11 @@
 //! * `Apart`: the cold query must find no contact within the prediction (its certified lower
 //!   bound beyond it, up to the tolerance).
 //!
-//! A guard checks that both shortcuts were taken often, and full computations too.
+//! Every full computation's manifold is built again without the supporting features its query
+//! handed over ([`SupportHints`]): the same points, ids and history, bit for bit.
+//!
+//! A guard checks that both shortcuts were taken often, and full computations and hand-overs
+//! too.
 
 mod common;
 
@@ -21,7 +25,8 @@ use common::{Iso, V, random_pair, random_unit, rel_tol, rng, scale, zoo};
 use nphase_gjk::SimplexCache;
 use nphase_math::nalgebra::UnitQuaternion;
 use nphase_pipeline::{
-    ContactManifold, PairInput, PairState, PairWorkspace, Reuse, query_pair, update_manifold,
+    ContactManifold, ManifoldInput, ManifoldWorkspace, PairInput, PairState, PairWorkspace, Reuse,
+    SupportHints, query_pair, update_manifold,
 };
 use nphase_shapes::{Shape, SupportMap};
 use proptest::prelude::*;
@@ -36,6 +41,8 @@ struct Paths {
     computed: usize,
     unchanged: usize,
     apart: usize,
+    /// Computed frames whose query handed supporting features to the manifold.
+    handed: usize,
 }
 
 /// The support gap of `a` (at the origin) and `b` (at `pos12`) along `n` (A → B).
@@ -54,6 +61,7 @@ fn check_sequence(
 ) -> Result<(), TestCaseError> {
     let (mut state, mut manifold) = (PairState::new(), ContactManifold::default());
     let mut workspace = PairWorkspace::new();
+    let mut manifold_workspace = ManifoldWorkspace::default();
     let tol = rel_tol(a, b) * scale(a, b);
     let axis = random_unit(rng);
     let drift = random_unit(rng) * 1e-3;
@@ -76,7 +84,31 @@ fn check_sequence(
             pos12,
             prediction: PREDICTION,
         };
+        let (previous, history) = (manifold.points.clone(), state.history);
         let outcome = update_manifold(&input, &mut state, &mut manifold, &mut workspace);
+        if let (Reuse::Computed, Some(contact)) = (outcome.reuse, &outcome.contact) {
+            // The features the query handed over give the manifold a search would.
+            let manifold_input = ManifoldInput {
+                shape1: a,
+                shape2: b,
+                pos12: &pos12,
+                contact,
+                prediction: PREDICTION,
+                previous: &previous,
+                history,
+                supports: outcome.supports,
+            };
+            let same = common::same_without_hand_over(
+                &manifold_input,
+                &manifold.points,
+                state.history,
+                &mut manifold_workspace,
+            );
+            if let Err(e) = same {
+                return Err(TestCaseError::fail(format!("frame {frame}: {e}")));
+            }
+            paths.handed += usize::from(outcome.supports != SupportHints::default());
+        }
         let cold = query_pair(
             a,
             b,
@@ -162,6 +194,9 @@ proptest! {
         // (unchanged, or apart once a jitter moved them off the last full computation).
         let frames = paths.computed + paths.unchanged + paths.apart;
         prop_assert!(paths.computed > 0);
+        // Hulls hand their features over (3–118 frames per case; hull against hull, and
+        // against curved shapes after EPA).
+        prop_assert!(paths.handed > 0, "{:?}", paths);
         match motion {
             1 => prop_assert!(
                 paths.unchanged > 0 && (paths.unchanged + paths.apart) * 3 > frames * 2,

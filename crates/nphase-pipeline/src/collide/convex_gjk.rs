@@ -16,10 +16,10 @@ use nphase_gjk::{
     GjkInput, GjkOutput, GjkStatus, MinkowskiDifference, SimplexCache, closest_points,
 };
 use nphase_math::{Point, Real, UnitVector, Vector};
-use nphase_shapes::{Core, FeatureMap, SupportFeature, VertexId};
+use nphase_shapes::{Core, FeatureId, FeatureMap, SupportFeature, VertexId};
 use num_traits::Float;
 
-use super::{ContactQuality, LocalContact, PairOutcome};
+use super::{ContactQuality, LocalContact, PairOutcome, SupportHints};
 
 /// The cores of a pair as GJK sees them (`max_dist` is the prediction distance).
 pub(crate) type CoreInput<'a, T> = GjkInput<'a, Core<'a, T>, Core<'a, T>, T>;
@@ -145,7 +145,7 @@ pub(crate) fn contact_from_gjk<T: Real>(
                         let half = m * T::lit(0.5);
                         c.point1 = p1 + half;
                         c.point2 = p2 - half;
-                        snap_to_face_normal(input, &mut c, feature);
+                        outcome.supports = snap_to_face_normal(input, &mut c, feature);
                         settle_witnesses(input, &mut c);
                         c
                     };
@@ -200,7 +200,7 @@ pub(crate) fn contact_from_gjk<T: Real>(
             if quality == ContactQuality::Fallback {
                 best_sampled_axis(input, &mut contact);
             }
-            snap_to_face_normal(input, &mut contact, feature);
+            outcome.supports = snap_to_face_normal(input, &mut contact, feature);
             settle_witnesses(input, &mut contact);
             // GJK found the cores overlapping or touching (within its touch tolerance), so the
             // shapes are within the prediction distance; a flat or touching start can leave
@@ -225,11 +225,16 @@ pub(crate) fn contact_from_gjk<T: Real>(
 /// gives a certified lower bound on the signed distance (the support gap along it), so a face
 /// normal whose gap exceeds the reported distance is strictly closer to the truth: the contact
 /// takes it, and B's witness is placed at A's along it.
+///
+/// Returns what it learnt of the supporting features for the manifold ([`SupportHints`],
+/// hull cores only): a vertex of each hull's support set along the reported normal's
+/// neighbourhood (where the manifold's search starts), and the face whose normal became the
+/// contact's — that hull's supporting feature along it.
 fn snap_to_face_normal<T: Real>(
     input: &CoreInput<'_, T>,
     contact: &mut LocalContact<T>,
     feature: &mut SupportFeature<T>,
-) {
+) -> SupportHints {
     // The support gap along c (A → B): D = A − B's support along c is the pair of A's top and
     // B's bottom along c, so −(D's support)·c is how far B's bottom lies beyond A's top.
     let gap = |c: &Vector<T>| {
@@ -241,12 +246,28 @@ fn snap_to_face_normal<T: Real>(
         -w.w.dot(c) - input.radius1 - input.radius2
     };
     let n = contact.normal.into_inner();
+    let mut hints = SupportHints::default();
+    let hulls = [input.shape1, input.shape2].map(|s| matches!(s, Core::Convex(_)));
+    // A feature's face id (for hulls) and first vertex, as hints.
+    let learn = |feature: &SupportFeature<T>, k: usize, hints: &mut SupportHints| {
+        if hulls[k]
+            && let Some(&v) = feature.vertex_ids.first()
+        {
+            hints.vertices[k] = VertexId(v);
+        }
+        match feature.id {
+            FeatureId::Face(f) if hulls[k] => Some(f),
+            _ => None,
+        }
+    };
     input.shape1.local_support_feature(&n, feature);
     let face1 = (feature.vertices.len() >= 3).then_some(feature.normal.into_inner());
+    let id1 = learn(feature, 0, &mut hints);
     let n2 = input.pos12.rotation.inverse_transform_vector(&-n);
     input.shape2.local_support_feature(&n2, feature);
     let face2 = (feature.vertices.len() >= 3)
         .then(|| -(input.pos12.rotation * feature.normal.into_inner()));
+    let id2 = learn(feature, 1, &mut hints);
     let cos_flat = Float::cos(T::lit(nphase_shapes::FLAT_FEATURE_ANGLE));
     // Only a face beside the normal: its plane is the contact's plane up to rounding.
     let candidates = [face1, face2]
@@ -268,6 +289,12 @@ fn snap_to_face_normal<T: Real>(
         }
     }
     if let Some((c, g)) = best.filter(|(c, _)| *c != n) {
+        // The face that gave c supports its hull along c.
+        if Some(c) == face1 {
+            hints.faces[0] = id1;
+        } else {
+            hints.faces[1] = id2;
+        }
         let c = UnitVector::new_normalize(c);
         contact.point1 += (c.into_inner() - n) * input.radius1;
         contact.point2 = contact.point1 + c.into_inner() * g;
@@ -278,6 +305,7 @@ fn snap_to_face_normal<T: Real>(
         contact.lower_bound = Float::max(contact.lower_bound, g);
         contact.upper_bound = Float::max(contact.upper_bound, g);
     }
+    hints
 }
 
 /// Makes the witness pair of a contact describe its normal and distance: each point on its

@@ -5,8 +5,10 @@
 
 use nphase_math::nalgebra::{Translation3, UnitQuaternion};
 use nphase_math::{Isometry, Point, Vector};
-use nphase_pipeline::Collider;
 use nphase_pipeline::query::contact;
+use nphase_pipeline::{
+    Collider, ContactPoint, ManifoldInput, ManifoldWorkspace, SupportHints, build_manifold,
+};
 use nphase_shapes::{Ball, Capsule, Cone, Cuboid, Cylinder, Segment, Shape, Triangle};
 use rand::Rng;
 use rand_pcg::Pcg64;
@@ -210,4 +212,36 @@ pub fn fixed_config(cases: u32, seed: u64) -> proptest::test_runner::Config {
         failure_persistence: None,
         ..proptest::test_runner::Config::default()
     }
+}
+
+/// Builds `input`'s manifold again without the query's hand-over ([`SupportHints`]: every
+/// supporting feature searched for) and checks that `points` and `history` — built with it —
+/// are the same: positions, distances, ids and history bit for bit (impulses aside, which the
+/// per-pair unit carries over after building).
+pub fn same_without_hand_over(
+    input: &ManifoldInput<'_, f64>,
+    points: &[ContactPoint<f64>],
+    history: nphase_pipeline::ManifoldHistory,
+    workspace: &mut ManifoldWorkspace<f64>,
+) -> Result<(), String> {
+    let mut searched = arrayvec::ArrayVec::new();
+    let searched_history = build_manifold(
+        &ManifoldInput {
+            supports: SupportHints::default(),
+            ..*input
+        },
+        workspace,
+        &mut searched,
+    );
+    let key = |p: &ContactPoint<f64>| (p.local_point1, p.local_point2, p.dist, p.id, p.persisted);
+    let (with, without): (Vec<_>, Vec<_>) = (
+        points.iter().map(key).collect(),
+        searched.iter().map(key).collect(),
+    );
+    if history != searched_history || with != without {
+        return Err(format!(
+            "with the hand-over {with:?}, {history:?}; searched {without:?}, {searched_history:?}"
+        ));
+    }
+    Ok(())
 }
