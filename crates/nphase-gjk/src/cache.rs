@@ -25,8 +25,9 @@ pub struct SimplexCache<T: Real> {
     count: u8,
     ids_a: [u16; 4],
     ids_b: [u16; 4],
-    /// The last search axis, A's frame (the direction of `a − b` at the closest points),
-    /// normalised, or zero when unknown.
+    /// The last search axis, A's frame (the direction of `a − b` at the closest points, or
+    /// `−normal` of a penetration, see [`SimplexCache::store_axis`]), normalised, or zero when
+    /// unknown.
     axis: [f32; 3],
     precision: core::marker::PhantomData<T>,
 }
@@ -78,7 +79,7 @@ impl<T: Real> SimplexCache<T> {
     /// Replaces the cached axis by the direction of `axis` (the direction of `a − b`; zero
     /// forgets it), keeping the vertex pairs. A pipeline that ends a query with a penetration
     /// stores `−normal` here: GJK's own axis of an overlap is a rounding residue, and the next
-    /// query's EPA can start near last frame's normal (`nphase_epa::penetration_near`).
+    /// query on cores without vertex ids then starts its search along last frame's normal.
     pub fn store_axis(&mut self, axis: &Vector<T>) {
         self.axis = nphase_math::normalize_robust(axis)
             .map_or([0.0; 3], |u| [u.x, u.y, u.z].map(|c| c.as_f64() as f32));

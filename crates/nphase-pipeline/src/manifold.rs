@@ -688,7 +688,8 @@ fn own_feature<T: Real>(
         )
     };
     let edge = |k: usize| {
-        let d2 = segment_distance2(&vs[k], &vs[(k + 1) % n], p);
+        let [i, j] = edge_ends(k, n);
+        let d2 = segment_distance2(&vs[i], &vs[j], p);
         (FeatureId::Edge(feature.edge_ids[k]), d2)
     };
     let named = match raw {
@@ -697,7 +698,7 @@ fn own_feature<T: Real>(
             .edge_ids
             .iter()
             .position(|&x| x == e)
-            .and_then(|k| nearest_within([k, (k + 1) % n].into_iter().map(vertex), tau2)),
+            .and_then(|k| nearest_within(edge_ends(k, n).into_iter().map(vertex), tau2)),
         FeatureId::Face(_) => nearest_within((0..n).map(vertex), tau2)
             .or_else(|| nearest_within((0..n.min(feature.edge_ids.len())).map(edge), tau2)),
     };
@@ -750,7 +751,7 @@ fn may_name<T: Real>(
         // A vertex of the edge raw, within reach.
         (FeatureId::Edge(e), FeatureId::Vertex(v)) if n >= 2 => match (edge_at(e), vertex_at(v)) {
             (Some(k), Some(j)) => {
-                (j == k || j == (k + 1) % n) && (vs[j] - p).norm_squared() <= reach2
+                edge_ends(k, n).contains(&j) && (vs[j] - p).norm_squared() <= reach2
             }
             _ => false,
         },
@@ -758,11 +759,20 @@ fn may_name<T: Real>(
         (FeatureId::Face(_), FeatureId::Vertex(v)) if n >= 2 => {
             vertex_at(v).is_some_and(|j| (vs[j] - p).norm_squared() <= reach2)
         }
-        (FeatureId::Face(_), FeatureId::Edge(e)) if n >= 2 => edge_at(e)
-            .filter(|&k| k < n)
-            .is_some_and(|k| segment_distance2(&vs[k], &vs[(k + 1) % n], p) <= reach2),
+        (FeatureId::Face(_), FeatureId::Edge(e)) if n >= 2 => {
+            edge_at(e).filter(|&k| k < n).is_some_and(|k| {
+                let [i, j] = edge_ends(k, n);
+                segment_distance2(&vs[i], &vs[j], p) <= reach2
+            })
+        }
         _ => false,
     }
+}
+
+/// The places of the two ends of edge `k` of a feature with `n` vertices (edge `k` runs from
+/// vertex `k` to the next, the last one closing the loop).
+fn edge_ends(k: usize, n: usize) -> [usize; 2] {
+    [k, (k + 1) % n]
 }
 
 /// The squared distance from `p` to the segment `[a, b]`.

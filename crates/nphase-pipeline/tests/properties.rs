@@ -44,6 +44,8 @@
 //! `Fallback`, and counted), and a manifold normal on a coincident sliver hull slightly beyond
 //! the f64 tolerance.
 
+mod common;
+
 use std::sync::Arc;
 
 use nphase_math::nalgebra::{Quaternion, Translation3};
@@ -53,7 +55,6 @@ use nphase_pipeline::query::{ClosestPoints, Contact, closest_points, contact, di
 use nphase_pipeline::{Collider, ContactQuality, NarrowPhase, NarrowPhaseConfig};
 use nphase_shapes::{Ball, Capsule, Cone, Cuboid, Cylinder, Segment, Shape, SupportMap, Triangle};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed};
 
 // ---------------------------------------------------------------------------------------------
 // Shapes.
@@ -817,20 +818,8 @@ fn check_pipeline<T: Real>(cases: &[Case], prediction_factor: f64) -> Result<(),
 // Runners.
 // ---------------------------------------------------------------------------------------------
 
-fn config(cases: u32, seed: u64) -> Config {
-    Config {
-        cases: std::env::var("PROPTEST_CASES")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(cases),
-        rng_seed: RngSeed::Fixed(seed),
-        failure_persistence: None,
-        ..Config::default()
-    }
-}
-
 proptest! {
-    #![proptest_config(config(6000, 0x6e70_6861_7365))]
+    #![proptest_config(common::fixed_config(6000, 0x6e70_6861_7365))]
 
     #[test]
     fn queries_f64(c in case(1e6)) {
@@ -839,7 +828,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(config(6000, 0x0f32_0f32))]
+    #![proptest_config(common::fixed_config(6000, 0x0f32_0f32))]
 
     #[test]
     fn queries_f32(c in case(1e4)) {
@@ -848,7 +837,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(config(1500, 0x7069_7065))]
+    #![proptest_config(common::fixed_config(1500, 0x7069_7065))]
 
     #[test]
     fn pipeline_agrees_with_contact_f64(
