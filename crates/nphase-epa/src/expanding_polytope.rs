@@ -45,6 +45,7 @@ use num_traits::Float;
 
 use crate::initial_polytope::{Start, initial_polytope};
 use crate::polytope::Polytope;
+use crate::warm_polytope::WarmPolytope;
 
 /// Computes the penetration of two shapes whose cores overlap, from GJK's final simplex.
 ///
@@ -65,6 +66,8 @@ where
     let md = MinkowskiDifference::new(pair.shape1, pair.shape2, &pair.pos12);
     let radii = (pair.radius1, pair.radius2);
     let mut stats = EpaStats::default();
+    workspace.fresh = false;
+    workspace.restored.clear();
     let mut size = simplex
         .vertices()
         .iter()
@@ -86,9 +89,59 @@ where
     for v in &tetrahedron {
         size = Float::max(size, v.w.norm());
     }
-    let polytope = &mut workspace.polytope;
-    polytope.reset_tetrahedron(tetrahedron);
+    workspace.polytope.reset_tetrahedron(tetrahedron);
+    workspace.fresh = true;
+    expand_to_certificate(pair, &md, &mut workspace.polytope, size, options, stats)
+}
 
+/// [`penetration`] started from the polytope a pair kept from its last query
+/// ([`WarmPolytope`]), its points re-evaluated at this pose, where they still lie in `D` (why
+/// that stays a certificate is derived in `warm_polytope.rs`). `None` — run [`penetration`]
+/// from GJK's simplex instead — when that polytope no longer encloses the origin by a margin
+/// (the cores may have come apart, or a face turned over), or when EPA from it does not
+/// converge; its answer otherwise carries the same certificate as a cold query's.
+pub fn penetration_warm<A, B, T>(
+    pair: &GjkInput<'_, A, B, T>,
+    warm: &WarmPolytope<T>,
+    options: &EpaOptions,
+    workspace: &mut EpaWorkspace<T>,
+) -> Option<EpaOutput<T>>
+where
+    A: SupportMap<T> + ?Sized,
+    B: SupportMap<T> + ?Sized,
+    T: Real,
+{
+    let md = MinkowskiDifference::new(pair.shape1, pair.shape2, &pair.pos12);
+    workspace.fresh = false;
+    let size = warm.restore(&md, &mut workspace.polytope, &mut workspace.restored)?;
+    workspace.fresh = true;
+    let output = expand_to_certificate(
+        pair,
+        &md,
+        &mut workspace.polytope,
+        size,
+        options,
+        EpaStats::default(),
+    );
+    matches!(output.status, EpaStatus::Converged(_)).then_some(output)
+}
+
+/// EPA's loop (see the module doc) on a polytope inside `D` that encloses the origin; `size` is
+/// the largest support norm seen so far.
+fn expand_to_certificate<A, B, T>(
+    pair: &GjkInput<'_, A, B, T>,
+    md: &MinkowskiDifference<'_, A, B, T>,
+    polytope: &mut Polytope<T>,
+    mut size: T,
+    options: &EpaOptions,
+    mut stats: EpaStats,
+) -> EpaOutput<T>
+where
+    A: SupportMap<T> + ?Sized,
+    B: SupportMap<T> + ?Sized,
+    T: Real,
+{
+    let radii = (pair.radius1, pair.radius2);
     let rel = if options.curved {
         T::TOLERANCES.epa_curved_gap
     } else {
@@ -144,7 +197,7 @@ where
         let on_face = candidate.vertices.iter().any(|v| v.same_vertex_pair(&w));
         if local && (upper - face.distance <= tolerance || on_face) {
             stats.exit = EpaExit::LocalRefinement;
-            let (witness, _) = witness_face(&md, polytope, face_index, candidate, walk, &mut stats);
+            let (witness, _) = witness_face(md, polytope, face_index, candidate, walk, &mut stats);
             let gap = Float::max(witness.upper - Float::min(lower, face.distance), T::zero());
             let penetration = witness.penetration(radii, gap);
             // The honest global gap may still meet docs/accuracy.md's promise (a small shape
@@ -165,7 +218,7 @@ where
                 EpaExit::Converged
             };
             let (witness, gap) =
-                witness_face(&md, polytope, face_index, candidate, walk, &mut stats);
+                witness_face(md, polytope, face_index, candidate, walk, &mut stats);
             return EpaOutput {
                 status: EpaStatus::Converged(witness.penetration(radii, gap)),
                 stats,
@@ -234,15 +287,20 @@ impl Default for EpaOptions {
 /// Buffers reused across EPA queries (vertices, faces, the face heap, horizon scratch).
 #[derive(Debug, Default)]
 pub struct EpaWorkspace<T: Real> {
-    polytope: Polytope<T>,
+    pub(crate) polytope: Polytope<T>,
+    /// Whether `polytope` is the last query's (a flat exit builds none).
+    pub(crate) fresh: bool,
+    /// Index maps of [`Self::keep`].
+    pub(crate) remap: Vec<u32>,
+    /// B's points (B's frame) of the vertices a warm query restored: the first vertices of
+    /// `polytope`; empty after a cold query.
+    pub(crate) restored: Vec<Point<T>>,
 }
 
 impl<T: Real> EpaWorkspace<T> {
     /// An empty workspace; it grows to the largest polytope seen and keeps that capacity.
     pub fn new() -> Self {
-        EpaWorkspace {
-            polytope: Polytope::default(),
-        }
+        EpaWorkspace::default()
     }
 }
 

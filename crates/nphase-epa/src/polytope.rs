@@ -134,6 +134,14 @@ impl<T: Real> Polytope<T> {
         }
     }
 
+    /// Empties the polytope (keeping its buffers) for a kept one to be restored vertex by
+    /// vertex and face by face ([`crate::warm_polytope`]).
+    pub(crate) fn clear(&mut self) {
+        self.vertices.clear();
+        self.faces.clear();
+        self.heap.clear();
+    }
+
     /// The face with the smallest distance that has not been deleted, removed from the heap.
     pub(crate) fn pop_closest(&mut self) -> Option<u32> {
         while let Some(entry) = self.heap.pop() {
@@ -288,7 +296,7 @@ impl<T: Real> Polytope<T> {
     }
 
     /// Appends a face, computes its plane and queues it; returns its index.
-    fn push_face(&mut self, v: [u32; 3], adj: [u32; 3], adj_edge: [u8; 3]) -> u32 {
+    pub(crate) fn push_face(&mut self, v: [u32; 3], adj: [u32; 3], adj_edge: [u8; 3]) -> u32 {
         let [p0, p1, p2] = v.map(|i| self.vertices[i as usize].w);
         let n = (p1 - p0).cross(&(p2 - p0));
         let len = n.norm();

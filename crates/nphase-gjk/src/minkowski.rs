@@ -1,7 +1,7 @@
 //! The support function of the Minkowski difference of two shapes, in A's frame.
 
 use nalgebra::Matrix3;
-use nphase_math::{Isometry, Real, Vector};
+use nphase_math::{Isometry, Point, Real, Vector};
 use nphase_shapes::{SupportMap, VertexId};
 
 use crate::SimplexVertex;
@@ -69,5 +69,26 @@ where
             id_a,
             id_b,
         })
+    }
+
+    /// The point of `D` made of the point `a` of A (A's frame) and the point `b_local` of B
+    /// (B's frame) at the current pose, carrying the given vertex ids. A point of `D` whenever
+    /// `a ∈ A` and `b_local ∈ B`, whatever the pose: what keeps a polytope of such pairs
+    /// inscribed in `D` as B moves.
+    pub fn point(
+        &self,
+        a: Point<T>,
+        b_local: &Point<T>,
+        id_a: VertexId,
+        id_b: VertexId,
+    ) -> SimplexVertex<T> {
+        let b = (self.rotation12 * b_local.coords + self.translation12).into();
+        SimplexVertex {
+            w: a - b,
+            a,
+            b,
+            id_a,
+            id_b,
+        }
     }
 }

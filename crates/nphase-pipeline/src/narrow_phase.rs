@@ -169,6 +169,9 @@ pub struct StepStats {
     pub warm_starts: u64,
     /// Pairs that ran EPA.
     pub epa_runs: u64,
+    /// Of those, the ones whose EPA started from the polytope the pair kept and answered from
+    /// it, without GJK.
+    pub epa_warm: u64,
     /// Pair queries that stopped on an iteration cap (GJK's, EPA's, or EPA's local-refinement
     /// exit): the best estimate was used. Counted whether or not the pair ended with a contact.
     pub iteration_limits: u64,
@@ -204,6 +207,7 @@ impl core::ops::Add for StepStats {
         self.gjk_iterations += other.gjk_iterations;
         self.warm_starts += other.warm_starts;
         self.epa_runs += other.epa_runs;
+        self.epa_warm += other.epa_warm;
         self.iteration_limits += other.iteration_limits;
         self.fallbacks += other.fallbacks;
         self.gjk_stalls += other.gjk_stalls;
@@ -217,7 +221,7 @@ impl core::ops::Add for StepStats {
 }
 
 /// A pair's record: its key and its state.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct PairRecord<T: Real> {
     key: (u64, u64),
     state: PairState<T>,
@@ -436,7 +440,14 @@ impl<T: Real> NarrowPhase<T> {
             let key = key(p);
             match self.index.get(&key) {
                 Some(&k) => {
-                    self.next_records.push(self.records[k as usize]);
+                    // The kept EPA polytope moves with the record; a pair listed twice shares
+                    // the rest, and its second entry starts EPA cold.
+                    let old = &mut self.records[k as usize];
+                    let state = PairState {
+                        epa: old.state.epa.take(),
+                        ..old.state
+                    };
+                    self.next_records.push(PairRecord { key, state });
                     self.next_manifolds.push(self.manifolds[k as usize].clone());
                 }
                 None => {
@@ -513,6 +524,7 @@ fn process_pair<T: Real>(
     stats.gjk_iterations += u64::from(outcome.gjk_iterations);
     stats.warm_starts += u64::from(outcome.warm_started);
     stats.epa_runs += u64::from(outcome.epa_ran);
+    stats.epa_warm += u64::from(outcome.epa_warm);
     stats.iteration_limits += u64::from(outcome.quality == ContactQuality::IterationLimit);
     stats.fallbacks += u64::from(outcome.quality == ContactQuality::Fallback);
     stats.gjk_stalls += u64::from(outcome.gjk_stalled);

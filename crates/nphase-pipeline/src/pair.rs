@@ -42,11 +42,13 @@
 //! * **Frames.** `pos12` is B's pose in A's frame (`pose_a⁻¹ · pose_b`). The manifold's normal
 //!   is in A's frame and points from A toward B; each point is stored in each shape's local
 //!   frame; distances are signed (negative when penetrating).
-//! * **What the state keeps.** [`PairState`] is a small `Copy` value: GJK's warm-start cache
+//! * **What the state keeps.** [`PairState`] is a small value: GJK's warm-start cache
 //!   (vertex ids of the last simplex and the last separating axis), a polytope pair's
 //!   separating-axis feature ([`SatCache`]: tried first, it tightens the test's bounds and
-//!   never changes its winner), and what last frame's
-//!   manifold decided (supporting features, reference side). It makes the next query cheaper and the manifold steadier, and never changes the
+//!   never changes its winner), what last frame's manifold decided (supporting features,
+//!   reference side), and — for a pair that penetrated on the general path — EPA's last
+//!   polytope on the heap, from which the next penetration starts and which is re-checked in
+//!   full before it is used. It makes the next query cheaper and the manifold steadier, and never changes the
 //!   contact beyond docs/accuracy.md's tolerances; a fresh [`PairState::new`] is always valid
 //!   (a cold start).
 //! * **What the manifold keeps.** On entry the manifold holds last frame's points with the
@@ -98,7 +100,7 @@
 //! ```
 
 use arrayvec::ArrayVec;
-use nphase_epa::EpaWorkspace;
+use nphase_epa::{EpaWorkspace, WarmPolytope};
 use nphase_gjk::SimplexCache;
 use nphase_math::{Isometry, Real, UnitVector, Vector};
 use nphase_shapes::{Shape, SupportFeature};
@@ -111,9 +113,10 @@ use crate::manifold::{
 };
 use crate::{ContactQuality, PairOutcome, Reuse};
 
-/// What one pair remembers from one frame to the next (see the module doc): a small `Copy`
-/// value an engine stores inline in its pair record.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// What one pair remembers from one frame to the next (see the module doc): a small value an
+/// engine stores inline in its pair record, plus, for a pair that penetrated on the general
+/// path, EPA's polytope on the heap.
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(
     feature = "serde",
     derive(serde::Serialize, serde::Deserialize),
@@ -132,6 +135,13 @@ pub struct PairState<T: Real> {
     pub history: ManifoldHistory,
     /// The last full computation, for certified reuse; `None` for a new pair.
     pub last: Option<LastComputation<T>>,
+    /// EPA's polytope from the pair's last penetration on the general path (curved cores, a
+    /// point or segment core: not the separating-axis test's polytope pairs), which the next
+    /// query's EPA starts from ([`nphase_epa::penetration_warm`]). `None` until such a
+    /// penetration; then allocated once, with room for the largest polytope kept (about 2 KB
+    /// in f32, 4 KB in f64), and reused. A cache: a state without it is as valid (EPA then
+    /// starts from GJK's simplex), but a restored state goes on bit for bit only with it.
+    pub epa: Option<Box<WarmPolytope<T>>>,
 }
 
 /// What the certified reuse of [`update_manifold`] needs of the pair's last full computation
@@ -156,11 +166,11 @@ pub struct LastComputation<T: Real> {
     pub quality: ContactQuality,
 }
 
-// The per-pair record an engine copies every frame, pinned: GJK's cache (32 bytes), the
-// separating-axis feature (6, padded to 8), the manifold's history (20) and the last full
-// computation (a pose, two bounds, a quality).
-const _: () = assert!(size_of::<PairState<f32>>() <= 100);
-const _: () = assert!(size_of::<PairState<f64>>() <= 144);
+// The per-pair record an engine keeps inline, pinned: GJK's cache (32 bytes), the
+// separating-axis feature (6, padded to 8), the manifold's history (20), the last full
+// computation (a pose, two bounds, a quality) and the pointer to EPA's kept polytope (8).
+const _: () = assert!(size_of::<PairState<f32>>() <= 112);
+const _: () = assert!(size_of::<PairState<f64>>() <= 152);
 
 impl<T: Real> PairState<T> {
     /// The state of a new pair: the first query starts cold.
@@ -173,6 +183,7 @@ impl<T: Real> PairState<T> {
                 reference: None,
             },
             last: None,
+            epa: None,
         }
     }
 }
@@ -255,6 +266,7 @@ pub fn update_manifold<T: Real>(
         input.prediction,
         &mut state.cache,
         &mut state.sat,
+        &mut state.epa,
         workspace,
     );
     let reach2 = state

@@ -1,6 +1,11 @@
 //! Steady state allocates nothing: after a few warm-up frames, `NarrowPhase::update` on a
 //! fixed set of pairs in motion makes no heap allocation at all.
 //!
+//! The bodies swing back and forth (a period of 20 frames), so that steady state repeats what
+//! the warm-up saw: a pair allocates its kept EPA polytope once, at its first penetration on
+//! the general path (`PairState::epa`), which a body drifting one way would keep doing as new
+//! pairs come into contact.
+//!
 //! The counting global allocator of `allocation-counter` (the workspace forbids `unsafe`, so
 //! the allocator is not written here) counts this thread's allocations inside `measure`; this
 //! file is a test binary of its own so that allocator is installed only here.
@@ -51,17 +56,21 @@ fn steady_state_updates_allocate_nothing() {
         chunk_size: 64,
     })
     .expect("valid config");
-    let step = |narrow: &mut NarrowPhase<f64>, colliders: &mut Vec<_>| {
+    let mut frame = 0u32;
+    let mut step = |narrow: &mut NarrowPhase<f64>, colliders: &mut Vec<_>| {
         narrow.update(colliders, &pairs).expect("valid input");
         for m in narrow.manifolds_mut() {
             for p in &mut m.points {
                 p.normal_impulse = 1.0;
             }
         }
+        // Forward for ten frames, back for ten.
+        let sign = if frame % 20 < 10 { 1.0 } else { -1.0 };
+        frame += 1;
         for (&(_, b), (v, w)) in pairs.iter().zip(&velocities) {
             let pose: &mut Iso = &mut colliders[b].pose;
-            pose.translation.vector += v;
-            pose.rotation = UnitQuaternion::from_scaled_axis(*w) * pose.rotation;
+            pose.translation.vector += v * sign;
+            pose.rotation = UnitQuaternion::from_scaled_axis(*w * sign) * pose.rotation;
         }
     };
     // Warm-up: the reused buffers (EPA polytope, clipping polygons, candidates, pair states,

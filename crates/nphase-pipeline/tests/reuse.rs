@@ -11,7 +11,10 @@
 //!   a contact exactly when the manifold has points, with the deepest point's distance and the
 //!   normal's support gap within docs/accuracy.md's tolerance of it;
 //! * `Apart`: the cold query must find no contact within the prediction (its certified lower
-//!   bound beyond it, up to the tolerance).
+//!   bound beyond it, up to the tolerance);
+//! * a full computation whose EPA started from the polytope the pair kept (`epa_warm`): the
+//!   cold query (GJK, EPA from scratch) must find a contact with the same distance, and each
+//!   normal's support gap must match the other's distance, within docs/accuracy.md's tolerance.
 //!
 //! Every full computation's manifold is built again without the supporting features its query
 //! handed over ([`SupportHints`]): the same points, ids and history, bit for bit.
@@ -43,6 +46,8 @@ struct Paths {
     apart: usize,
     /// Computed frames whose query handed supporting features to the manifold.
     handed: usize,
+    /// Computed frames whose EPA started from the kept polytope.
+    warm_epa: usize,
 }
 
 /// The support gap of `a` (at the origin) and `b` (at `pos12`) along `n` (A → B).
@@ -118,6 +123,33 @@ fn check_sequence(
             &mut workspace,
         );
         match outcome.reuse {
+            Reuse::Computed if outcome.epa_warm => {
+                paths.computed += 1;
+                paths.warm_epa += 1;
+                let (Some(warm), Some(c)) = (outcome.contact, cold.contact) else {
+                    return Err(TestCaseError::fail(format!(
+                        "frame {frame}: warm EPA {:?} vs cold {:?}",
+                        outcome.contact, cold.contact
+                    )));
+                };
+                prop_assert!(
+                    (warm.dist - c.dist).abs() <= 2.0 * tol,
+                    "frame {}: warm EPA {} vs cold {}",
+                    frame,
+                    warm.dist,
+                    c.dist
+                );
+                for (n, other) in [(warm.normal, c.dist), (c.normal, warm.dist)] {
+                    let along = gap(a, b, &pos12, &n.into_inner());
+                    prop_assert!(
+                        (along - other).abs() <= 3.0 * tol,
+                        "frame {}: a normal's gap {} vs the other's distance {}",
+                        frame,
+                        along,
+                        other
+                    );
+                }
+            }
             Reuse::Computed => paths.computed += 1,
             Reuse::Unchanged => {
                 paths.unchanged += 1;
@@ -197,6 +229,11 @@ proptest! {
         // Hulls hand their features over (3–118 frames per case; hull against hull, and
         // against curved shapes after EPA).
         prop_assert!(paths.handed > 0, "{:?}", paths);
+        // Penetrating pairs on the general path (curved cores, balls, capsules) start EPA from
+        // their kept polytope on most frames after the first when they move or rest.
+        if motion != 2 {
+            prop_assert!(paths.warm_epa > 0, "{:?}", paths);
+        }
         match motion {
             1 => prop_assert!(
                 paths.unchanged > 0 && (paths.unchanged + paths.apart) * 3 > frames * 2,

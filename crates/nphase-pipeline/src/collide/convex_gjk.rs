@@ -1,6 +1,11 @@
 //! Convex against convex by GJK on the cores, EPA when they overlap (the general path of
 //! [`query_pair`](super::query_pair)).
 //!
+//! 0. a pair whose cores overlapped at its last query starts EPA from the polytope it kept
+//!    ([`nphase_epa::penetration_warm`]): re-evaluated at this pose, that polytope still lies in
+//!    the Minkowski difference, so when every face clears the origin it proves the overlap
+//!    (no GJK) and EPA's certificate from it is as good as a cold one; otherwise the pair goes
+//!    on cold;
 //! 1. GJK runs on the cores with `max_dist = prediction`, warm-started from the pair's
 //!    [`SimplexCache`];
 //! 2. cores apart: the signed distance is exact (rounded shapes included); a contact is
@@ -11,7 +16,7 @@
 //!    saying so — a pair is only reported apart when a certified lower bound says so (no silent
 //!    drop).
 
-use nphase_epa::{EpaOptions, EpaStatus, EpaWorkspace};
+use nphase_epa::{EpaOptions, EpaStatus, EpaWorkspace, WarmPolytope};
 use nphase_gjk::{
     GjkInput, GjkOutput, GjkStatus, MinkowskiDifference, SimplexCache, closest_points,
 };
@@ -24,15 +29,56 @@ use super::{ContactQuality, LocalContact, PairOutcome, SupportHints};
 /// The cores of a pair as GJK sees them (`max_dist` is the prediction distance).
 pub(crate) type CoreInput<'a, T> = GjkInput<'a, Core<'a, T>, Core<'a, T>, T>;
 
-/// The contact of two cores (see the module doc). `epa` and `feature` are scratch space.
+/// The contact of two cores (see the module doc). `kept` is the polytope the pair's last EPA
+/// left (kept again when this query's EPA converges on overlapping cores, emptied otherwise);
+/// `epa` and `feature` are scratch space.
 pub(crate) fn convex_contact<T: Real>(
     input: &CoreInput<'_, T>,
     cache: &mut SimplexCache<T>,
+    kept: &mut Option<Box<WarmPolytope<T>>>,
     epa: &mut EpaWorkspace<T>,
     feature: &mut SupportFeature<T>,
 ) -> PairOutcome<T> {
-    let gjk = closest_points(input, cache);
-    let outcome = contact_from_gjk(input, gjk, epa, feature);
+    let warm = kept
+        .as_deref()
+        .and_then(|k| nphase_epa::penetration_warm(input, k, &epa_options(input), epa));
+    let outcome = match warm {
+        Some(out) => {
+            // Expanded or not: an unchanged polytope is kept as it is (exactly).
+            let expanded = out.stats.max_faces > 0;
+            let mut outcome = PairOutcome {
+                epa_ran: true,
+                epa_warm: true,
+                ..PairOutcome::default()
+            };
+            // Certified at least the faces' margin deep: never "broken" whatever the scale.
+            let contact = overlap_contact(input, out.status, T::zero(), &mut outcome, feature);
+            outcome.contact = Some(contact);
+            outcome.lower_bound = contact.lower_bound;
+            if expanded && let Some(k) = kept.as_deref_mut() {
+                epa.keep(input, k);
+            }
+            outcome
+        }
+        None => {
+            let gjk = closest_points(input, cache);
+            let outcome = contact_from_gjk(input, gjk, epa, feature);
+            // Only a converged penetration of overlapping cores leaves a polytope worth keeping.
+            let overlapped = outcome.epa_ran
+                && !outcome.gjk_stalled
+                && outcome.quality == ContactQuality::Converged
+                && outcome.contact.is_some();
+            match kept {
+                Some(k) if !overlapped => k.clear(),
+                _ if overlapped => {
+                    let k = kept.get_or_insert_with(|| Box::new(WarmPolytope::with_room()));
+                    epa.keep(input, k);
+                }
+                _ => {}
+            }
+            outcome
+        }
+    };
     // GJK's axis of an overlap is a rounding residue; the penetration's normal is where the
     // next frame's cold start on curved cores (no vertex ids to rebuild a simplex from) should
     // search: along `−normal`, the direction GJK keeps for a separated pair (`a − b` at the
@@ -45,6 +91,14 @@ pub(crate) fn convex_contact<T: Real>(
     outcome
 }
 
+/// EPA's options for a pair: the curved tolerance when either core is curved.
+fn epa_options<T: Real>(input: &CoreInput<'_, T>) -> EpaOptions {
+    EpaOptions {
+        curved: is_curved(input.shape1) || is_curved(input.shape2),
+        ..EpaOptions::default()
+    }
+}
+
 /// [`convex_contact`] from GJK's answer (steps 2–4 of the module doc).
 pub(crate) fn contact_from_gjk<T: Real>(
     input: &CoreInput<'_, T>,
@@ -53,11 +107,7 @@ pub(crate) fn contact_from_gjk<T: Real>(
     feature: &mut SupportFeature<T>,
 ) -> PairOutcome<T> {
     let (radius1, radius2, prediction) = (input.radius1, input.radius2, input.max_dist);
-    let curved = is_curved(input.shape1) || is_curved(input.shape2);
-    let epa_options = EpaOptions {
-        curved,
-        ..EpaOptions::default()
-    };
+    let epa_options = epa_options(input);
     let mut outcome = PairOutcome {
         gjk_iterations: gjk.stats.iterations,
         warm_started: gjk.stats.warm_started,
@@ -175,44 +225,61 @@ pub(crate) fn contact_from_gjk<T: Real>(
         GjkStatus::Intersecting(simplex) => {
             outcome.epa_ran = true;
             let epa = nphase_epa::penetration(input, &simplex, &epa_options, epa);
-            // GJK proved the cores overlapping or touching within its touch tolerance; an EPA
-            // estimate on the separated side beyond (four times) that tolerance is a polytope
-            // that broke down, not an answer — found by fuzzing: f32, a zero-width box inside a
-            // cone 1 000 times wider than high, EPA's cap reached with the origin outside its
-            // polytope and a "depth" of −0.0022 (the cone's half-height on the wrong side).
-            let touch = {
-                let size = simplex
-                    .vertices()
-                    .iter()
-                    .fold(T::zero(), |m, v| Float::max(m, v.w.norm()));
-                let small = Float::min(input.small_scale(), size + radius1 + radius2);
-                T::lit(4.0) * T::TOLERANCES.length(T::TOLERANCES.gjk_touch, small, size)
-            };
-            let broken = !(epa.status.penetration().depth >= -touch);
-            let quality = match epa.status {
-                _ if broken => ContactQuality::Fallback,
-                EpaStatus::Converged(_) => ContactQuality::Converged,
-                EpaStatus::IterationLimit(_) => ContactQuality::IterationLimit,
-                EpaStatus::Degenerate(_) => ContactQuality::Fallback,
-            };
-            outcome.quality = quality;
-            let mut contact = penetration_contact(epa.status.penetration(), quality);
-            if quality == ContactQuality::Fallback {
-                best_sampled_axis(input, &mut contact);
-            }
-            outcome.supports = snap_to_face_normal(input, &mut contact, feature);
-            settle_witnesses(input, &mut contact);
-            // GJK found the cores overlapping or touching (within its touch tolerance), so the
-            // shapes are within the prediction distance; a flat or touching start can leave
-            // EPA's signed depth a rounding error on the separated side (a "distance" of
-            // ~ε·size). Clamp it, so that a contact never reports a distance beyond the
-            // prediction it was asked for (the pipeline would drop all its points).
-            contact.dist = Float::min(contact.dist, prediction);
-            Some(contact)
+            let size = simplex
+                .vertices()
+                .iter()
+                .fold(T::zero(), |m, v| Float::max(m, v.w.norm()));
+            Some(overlap_contact(
+                input,
+                epa.status,
+                size,
+                &mut outcome,
+                feature,
+            ))
         }
     };
     outcome.lower_bound = outcome.contact.map_or(apart_bound, |c| c.lower_bound);
     outcome
+}
+
+/// The contact of cores proven to overlap (GJK's simplex, or a kept polytope enclosing the
+/// origin), from EPA's answer; `size` is the Minkowski difference's scale for the touch
+/// tolerance. Sets `outcome`'s quality and supporting-feature hints.
+fn overlap_contact<T: Real>(
+    input: &CoreInput<'_, T>,
+    status: EpaStatus<T>,
+    size: T,
+    outcome: &mut PairOutcome<T>,
+    feature: &mut SupportFeature<T>,
+) -> LocalContact<T> {
+    // The cores overlap or touch within GJK's touch tolerance; an EPA estimate on the separated
+    // side beyond (four times) that tolerance is a polytope that broke down, not an answer —
+    // found by fuzzing: f32, a zero-width box inside a cone 1 000 times wider than high, EPA's
+    // cap reached with the origin outside its polytope and a "depth" of −0.0022 (the cone's
+    // half-height on the wrong side).
+    let touch = {
+        let small = Float::min(input.small_scale(), size + input.radius1 + input.radius2);
+        T::lit(4.0) * T::TOLERANCES.length(T::TOLERANCES.gjk_touch, small, size)
+    };
+    let broken = !(status.penetration().depth >= -touch);
+    let quality = match status {
+        _ if broken => ContactQuality::Fallback,
+        EpaStatus::Converged(_) => ContactQuality::Converged,
+        EpaStatus::IterationLimit(_) => ContactQuality::IterationLimit,
+        EpaStatus::Degenerate(_) => ContactQuality::Fallback,
+    };
+    outcome.quality = quality;
+    let mut contact = penetration_contact(status.penetration(), quality);
+    if quality == ContactQuality::Fallback {
+        best_sampled_axis(input, &mut contact);
+    }
+    outcome.supports = snap_to_face_normal(input, &mut contact, feature);
+    settle_witnesses(input, &mut contact);
+    // A flat or touching start can leave EPA's signed depth a rounding error on the separated
+    // side (a "distance" of ~ε·size). Clamp it, so that a contact never reports a distance
+    // beyond the prediction it was asked for (the pipeline would drop all its points).
+    contact.dist = Float::min(contact.dist, input.max_dist);
+    contact
 }
 
 /// Replaces EPA's normal by a face normal of either core when that certifies a larger signed

@@ -19,7 +19,9 @@
 //!   them by more than the prediction; when they are apart by less, GJK's distance — no EPA;
 //! * everything else: GJK on the cores, EPA when they overlap
 //!   (`convex_gjk.rs`), warm-started from the pair's
-//!   [`SimplexCache`].
+//!   [`SimplexCache`]; a pair that overlapped at its last query starts with EPA from the
+//!   polytope it kept ([`WarmPolytope`]), which proves the overlap without GJK when it still
+//!   encloses the origin.
 //!
 //! Every routine answers in A's frame: A at the origin, B at `pos12`, the normal from A toward
 //! B, the distance signed (negative when penetrating). A contact is reported when the signed
@@ -39,6 +41,7 @@ pub(crate) use convex_gjk::shape_size;
 pub(crate) use polytope_sat::SatWorkspace;
 pub use polytope_sat::{SatCache, SatFeature};
 
+use nphase_epa::WarmPolytope;
 use nphase_gjk::{GjkInput, GjkOptions, GjkStatus, SimplexCache};
 use nphase_math::{Isometry, Point, Real};
 use nphase_shapes::{Core, Shape};
@@ -60,11 +63,14 @@ pub fn query_pair<T: Real>(
 ) -> PairOutcome<T> {
     let mut sat = SatCache::EMPTY;
     query_pair_cached(
-        shape1, shape2, pos12, prediction, cache, &mut sat, workspace,
+        shape1, shape2, pos12, prediction, cache, &mut sat, &mut None, workspace,
     )
 }
 
-/// [`query_pair`] with the separating-axis feature of the pair's last query (`sat`, updated).
+/// [`query_pair`] with what the pair kept from its last query: the separating-axis feature
+/// (`sat`) and EPA's polytope (`kept`, see [`WarmPolytope`]; `None` until a penetration on the
+/// general path keeps one, allocated then once for the pair), both updated.
+#[allow(clippy::too_many_arguments)]
 pub fn query_pair_cached<T: Real>(
     shape1: &Shape<T>,
     shape2: &Shape<T>,
@@ -72,6 +78,7 @@ pub fn query_pair_cached<T: Real>(
     prediction: T,
     cache: &mut SimplexCache<T>,
     sat: &mut SatCache,
+    kept: &mut Option<Box<WarmPolytope<T>>>,
     workspace: &mut PairWorkspace<T>,
 ) -> PairOutcome<T> {
     if let (Shape::Ball(b1), Shape::Ball(b2)) = (shape1, shape2) {
@@ -136,6 +143,7 @@ pub fn query_pair_cached<T: Real>(
         return convex_gjk::convex_contact(
             &input,
             cache,
+            kept,
             &mut workspace.epa,
             &mut workspace.feature,
         );
@@ -196,6 +204,7 @@ pub fn query_pair_cached<T: Real>(
             let outcome = convex_gjk::convex_contact(
                 &input,
                 cache,
+                kept,
                 &mut workspace.epa,
                 &mut workspace.feature,
             );
