@@ -1,4 +1,5 @@
-//! `NarrowPhase::update` over fuzzed colliders and pairs for a few frames: bad input (a pair
+//! `NarrowPhase::update` over fuzzed colliders and pairs for a few frames (moving and turning
+//! them between frames): bad input (a pair
 //! out of range, a self pair, a non-finite pose or one beyond the input range) is refused with a `PipelineError`; otherwise
 //! one manifold per pair, at most four finite points each within the prediction, and the
 //! statistics add up.
@@ -6,7 +7,8 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use nphase::math::{Isometry, Real};
+use nphase::math::nalgebra::UnitQuaternion;
+use nphase::math::{Isometry, Real, Vector};
 use nphase::pipeline::{Collider, NarrowPhase, NarrowPhaseConfig, PipelineError};
 use nphase_fuzz::{Num, PoseSpec, ShapeSpec, all_finite, magnitude};
 
@@ -103,13 +105,21 @@ fn check<T: Real>(input: &Input, limit: f64) {
         let stats = narrow.stats();
         assert_eq!(stats.pairs, pairs.len() as u64);
         assert!(stats.iteration_limits + stats.fallbacks <= stats.pairs);
-        let step = Isometry::translation(
+        assert!(stats.epa_warm <= stats.epa_runs);
+        // Even colliders move by the step, odd ones turn about their origin by a tenth of it
+        // (radians): pairs move relative to each other, so caches are used and re-checked.
+        let shift = Vector::new(
             T::lit(input.step[0].0),
             T::lit(input.step[1].0),
             T::lit(input.step[2].0),
         );
-        for c in &mut colliders {
-            c.pose = step * c.pose;
+        let turn = UnitQuaternion::from_scaled_axis(shift * T::lit(0.1));
+        for (k, c) in colliders.iter_mut().enumerate() {
+            if k % 2 == 0 {
+                c.pose = Isometry::from_parts(shift.into(), UnitQuaternion::identity()) * c.pose;
+            } else {
+                c.pose.rotation = turn * c.pose.rotation;
+            }
         }
     }
 }

@@ -350,9 +350,10 @@ impl fmt::Display for RunSummary {
         )?;
         writeln!(
             f,
-            "  EPA runs               {:>10}   ({:.1} per frame)",
+            "  EPA runs               {:>10}   ({:.1} per frame, {:.1} % from a kept polytope)",
             t.epa_runs,
-            per_frame(t.epa_runs)
+            per_frame(t.epa_runs),
+            100.0 * ratio(t.epa_warm, t.epa_runs)
         )?;
         writeln!(f, "  iteration limits       {:>10}", t.iteration_limits)?;
         writeln!(f, "  fallbacks              {:>10}", t.fallbacks)?;

@@ -134,12 +134,18 @@ impl<T: Real> Polytope<T> {
         }
     }
 
-    /// Empties the polytope (keeping its buffers) for a kept one to be restored vertex by
-    /// vertex and face by face ([`crate::warm_polytope`]).
-    pub(crate) fn clear(&mut self) {
+    /// Empties the polytope for a kept one of up to `vertices` vertices to be restored vertex by
+    /// vertex and face by face ([`crate::warm_polytope`]), with room for it and for as much
+    /// growth as a typical cold query's on top (once per workspace: then it has it).
+    pub(crate) fn clear_for(&mut self, vertices: usize) {
         self.vertices.clear();
         self.faces.clear();
         self.heap.clear();
+        self.vertices.reserve(vertices + TYPICAL_VERTICES);
+        self.faces.reserve(2 * vertices + TYPICAL_FACES);
+        self.heap.reserve(2 * vertices + TYPICAL_FACES);
+        self.horizon.reserve(TYPICAL_HORIZON);
+        self.stack.reserve(TYPICAL_HORIZON);
     }
 
     /// The face with the smallest distance that has not been deleted, removed from the heap.
@@ -296,7 +302,43 @@ impl<T: Real> Polytope<T> {
     }
 
     /// Appends a face, computes its plane and queues it; returns its index.
-    pub(crate) fn push_face(&mut self, v: [u32; 3], adj: [u32; 3], adj_edge: [u8; 3]) -> u32 {
+    fn push_face(&mut self, v: [u32; 3], adj: [u32; 3], adj_edge: [u8; 3]) -> u32 {
+        let index = self.push_face_unqueued(v, adj, adj_edge);
+        let distance = self.faces[index as usize].distance;
+        if Float::is_finite(distance) {
+            self.heap.push(HeapEntry {
+                distance,
+                face: index,
+            });
+        }
+        index
+    }
+
+    /// Queues every face at once (a heap built in linear time), after faces were appended with
+    /// [`Self::push_face_unqueued`].
+    pub(crate) fn queue_all(&mut self) {
+        let mut entries = core::mem::take(&mut self.heap).into_vec();
+        entries.clear();
+        entries.extend(
+            self.faces
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| !f.deleted && Float::is_finite(f.distance))
+                .map(|(i, f)| HeapEntry {
+                    distance: f.distance,
+                    face: i as u32,
+                }),
+        );
+        self.heap = BinaryHeap::from(entries);
+    }
+
+    /// Appends a face and computes its plane without queueing it; returns its index.
+    pub(crate) fn push_face_unqueued(
+        &mut self,
+        v: [u32; 3],
+        adj: [u32; 3],
+        adj_edge: [u8; 3],
+    ) -> u32 {
         let [p0, p1, p2] = v.map(|i| self.vertices[i as usize].w);
         let n = (p1 - p0).cross(&(p2 - p0));
         let len = n.norm();
@@ -317,12 +359,6 @@ impl<T: Real> Polytope<T> {
             distance,
             deleted: false,
         });
-        if Float::is_finite(distance) {
-            self.heap.push(HeapEntry {
-                distance,
-                face: index,
-            });
-        }
         index
     }
 }

@@ -138,8 +138,8 @@ pub struct PairState<T: Real> {
     /// EPA's polytope from the pair's last penetration on the general path (curved cores, a
     /// point or segment core: not the separating-axis test's polytope pairs), which the next
     /// query's EPA starts from ([`nphase_epa::penetration_warm`]). `None` until such a
-    /// penetration; then allocated once, with room for the largest polytope kept (about 2 KB
-    /// in f32, 4 KB in f64), and reused. A cache: a state without it is as valid (EPA then
+    /// penetration; then allocated once, with room for the largest polytope kept (about 2.4 KB
+    /// in f32, 3.5 KB in f64), and reused. A cache: a state without it is as valid (EPA then
     /// starts from GJK's simplex), but a restored state goes on bit for bit only with it.
     pub epa: Option<Box<WarmPolytope<T>>>,
 }
