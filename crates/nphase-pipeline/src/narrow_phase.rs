@@ -37,7 +37,9 @@ use crate::{ContactQuality, PairInput, PairState, PairWorkspace, Reuse, update_m
 /// A shape placed in the world, with the id its pairs are keyed by.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Collider<T: Real> {
-    /// Stable id (a body or collider handle of the engine).
+    /// Stable id (a body or collider handle of the engine). A collider keeps its shape while it
+    /// keeps its id: a pair's state — certified reuse, EPA's kept polytope, feature ids —
+    /// describes the shapes it was computed with, so a changed shape takes a new id.
     pub id: u64,
     /// The shape.
     pub shape: Shape<T>,
