@@ -104,17 +104,7 @@ pub(crate) enum ExpandError {
 impl<T: Real> Polytope<T> {
     /// Resets the polytope to the tetrahedron `tetra` (any orientation).
     pub(crate) fn reset_tetrahedron(&mut self, tetra: [SimplexVertex<T>; 4]) {
-        self.vertices.clear();
-        self.faces.clear();
-        self.heap.clear();
-        // A fresh workspace (one-shot queries make one per call) gets room for a typical
-        // polytope at once instead of doubling its way there: growing was a fifth of a one-shot
-        // box–box query. A kept workspace already has it.
-        self.vertices.reserve(TYPICAL_VERTICES);
-        self.faces.reserve(TYPICAL_FACES);
-        self.heap.reserve(TYPICAL_FACES);
-        self.horizon.reserve(TYPICAL_HORIZON);
-        self.stack.reserve(TYPICAL_HORIZON);
+        self.clear_for(0);
         let mut t = tetra;
         let volume = (t[1].w - t[0].w).dot(&(t[2].w - t[0].w).cross(&(t[3].w - t[0].w)));
         if volume < T::zero() {
@@ -134,9 +124,11 @@ impl<T: Real> Polytope<T> {
         }
     }
 
-    /// Empties the polytope for a kept one of up to `vertices` vertices to be restored vertex by
-    /// vertex and face by face ([`crate::warm_polytope`]), with room for it and for as much
-    /// growth as a typical cold query's on top (once per workspace: then it has it).
+    /// Empties the polytope, with room for a start of `vertices` vertices (0 for a tetrahedron,
+    /// a kept polytope's size for [`crate::warm_polytope`]) and for a typical query's growth on
+    /// top. A fresh workspace (one-shot queries make one per call) gets that room at once
+    /// instead of doubling its way there — growing was a fifth of a one-shot box–box query; a
+    /// kept workspace already has it.
     pub(crate) fn clear_for(&mut self, vertices: usize) {
         self.vertices.clear();
         self.faces.clear();

@@ -234,8 +234,9 @@ impl<T: Real> EpaWorkspace<T> {
     /// one of more than [`MAX_KEPT_VERTICES`] vertices.
     ///
     /// Callers keep the polytope of a query whose answer they accept (cores overlapping, EPA
-    /// converged); a kept polytope is re-checked in full before it is used, so keeping another
-    /// costs speed, never accuracy.
+    /// converged), and start only the same two shapes' queries from it: its points are points
+    /// of those shapes, which is what makes it a certificate at any later pose (the faces are
+    /// re-checked there; whether the points belong to the shapes cannot be).
     pub fn keep<A, B>(&mut self, pair: &GjkInput<'_, A, B, T>, warm: &mut WarmPolytope<T>) -> bool
     where
         A: ?Sized,

@@ -266,7 +266,7 @@ pub fn update_manifold<T: Real>(
         input.prediction,
         &mut state.cache,
         &mut state.sat,
-        &mut state.epa,
+        Some(&mut state.epa),
         workspace,
     );
     let reach2 = state

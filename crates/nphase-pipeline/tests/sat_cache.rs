@@ -151,7 +151,7 @@ fn check_sequence(
             PREDICTION,
             &mut simplex,
             &mut sat,
-            &mut None,
+            None,
             &mut workspace,
         );
         let cold = query_pair(

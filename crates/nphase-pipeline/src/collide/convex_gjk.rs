@@ -29,18 +29,19 @@ use super::{ContactQuality, LocalContact, PairOutcome, SupportHints};
 /// The cores of a pair as GJK sees them (`max_dist` is the prediction distance).
 pub(crate) type CoreInput<'a, T> = GjkInput<'a, Core<'a, T>, Core<'a, T>, T>;
 
-/// The contact of two cores (see the module doc). `kept` is the polytope the pair's last EPA
-/// left (kept again when this query's EPA converges on overlapping cores, emptied otherwise);
-/// `epa` and `feature` are scratch space.
+/// The contact of two cores (see the module doc). `kept` is the pair's slot for the polytope
+/// its last EPA left (kept again when this query's EPA converges on overlapping cores, emptied
+/// otherwise), `None` for a query that keeps nothing; `epa` and `feature` are scratch space.
 pub(crate) fn convex_contact<T: Real>(
     input: &CoreInput<'_, T>,
     cache: &mut SimplexCache<T>,
-    kept: &mut Option<Box<WarmPolytope<T>>>,
+    kept: Option<&mut Option<Box<WarmPolytope<T>>>>,
     epa: &mut EpaWorkspace<T>,
     feature: &mut SupportFeature<T>,
 ) -> PairOutcome<T> {
     let warm = kept
         .as_deref()
+        .and_then(Option::as_deref)
         .and_then(|k| nphase_epa::penetration_warm(input, k, &epa_options(input), epa));
     let outcome = match warm {
         Some(out) => {
@@ -56,7 +57,7 @@ pub(crate) fn convex_contact<T: Real>(
             let contact = overlap_contact(input, out.status, T::zero(), &mut outcome, feature);
             outcome.contact = Some(contact);
             outcome.lower_bound = contact.lower_bound;
-            if stale && let Some(k) = kept.as_deref_mut() {
+            if stale && let Some(k) = kept.and_then(|k| k.as_deref_mut()) {
                 epa.keep(input, k);
             }
             outcome
@@ -69,13 +70,13 @@ pub(crate) fn convex_contact<T: Real>(
                 && !outcome.gjk_stalled
                 && outcome.quality == ContactQuality::Converged
                 && outcome.contact.is_some();
-            match kept {
-                Some(k) if !overlapped => k.clear(),
-                _ if overlapped => {
-                    let k = kept.get_or_insert_with(|| Box::new(WarmPolytope::with_room()));
+            if let Some(slot) = kept {
+                if overlapped {
+                    let k = slot.get_or_insert_with(|| Box::new(WarmPolytope::with_room()));
                     epa.keep(input, k);
+                } else if let Some(k) = slot {
+                    k.clear();
                 }
-                _ => {}
             }
             outcome
         }

@@ -63,13 +63,14 @@ pub fn query_pair<T: Real>(
 ) -> PairOutcome<T> {
     let mut sat = SatCache::EMPTY;
     query_pair_cached(
-        shape1, shape2, pos12, prediction, cache, &mut sat, &mut None, workspace,
+        shape1, shape2, pos12, prediction, cache, &mut sat, None, workspace,
     )
 }
 
 /// [`query_pair`] with what the pair kept from its last query: the separating-axis feature
-/// (`sat`) and EPA's polytope (`kept`, see [`WarmPolytope`]; `None` until a penetration on the
-/// general path keeps one, allocated then once for the pair), both updated.
+/// (`sat`) and EPA's polytope (`kept`, see [`WarmPolytope`]: the pair's slot, `None` inside
+/// until a penetration on the general path keeps one, allocated then once for the pair), both
+/// updated. `kept: None` keeps no polytope (a one-shot query: nothing to fill and drop).
 #[allow(clippy::too_many_arguments)]
 pub fn query_pair_cached<T: Real>(
     shape1: &Shape<T>,
@@ -78,7 +79,7 @@ pub fn query_pair_cached<T: Real>(
     prediction: T,
     cache: &mut SimplexCache<T>,
     sat: &mut SatCache,
-    kept: &mut Option<Box<WarmPolytope<T>>>,
+    kept: Option<&mut Option<Box<WarmPolytope<T>>>>,
     workspace: &mut PairWorkspace<T>,
 ) -> PairOutcome<T> {
     if let (Shape::Ball(b1), Shape::Ball(b2)) = (shape1, shape2) {

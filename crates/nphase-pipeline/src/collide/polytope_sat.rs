@@ -1174,7 +1174,7 @@ mod tests {
             let reference = convex_contact(
                 &gjk_input,
                 &mut simplex,
-                &mut None,
+                None,
                 &mut workspace.epa,
                 &mut workspace.feature,
             );

@@ -478,7 +478,7 @@ mod tests {
             let reference = convex_contact(
                 &input,
                 &mut SimplexCache::EMPTY.clone(),
-                &mut None,
+                None,
                 &mut workspace.epa,
                 &mut workspace.feature,
             );
