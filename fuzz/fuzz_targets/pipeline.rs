@@ -106,6 +106,7 @@ fn check<T: Real>(input: &Input, limit: f64) {
         assert_eq!(stats.pairs, pairs.len() as u64);
         assert!(stats.iteration_limits + stats.fallbacks <= stats.pairs);
         assert!(stats.epa_warm <= stats.epa_runs);
+        assert!(stats.sat_certified <= stats.sat_runs);
         // Even colliders move by the step, odd ones turn about their origin by a tenth of it
         // (radians): pairs move relative to each other, so caches are used and re-checked.
         let shift = Vector::new(

@@ -355,6 +355,12 @@ impl fmt::Display for RunSummary {
             per_frame(t.epa_runs),
             100.0 * ratio(t.epa_warm, t.epa_runs)
         )?;
+        writeln!(
+            f,
+            "  separating-axis tests  {:>10}   ({:.1} % from a certified margin)",
+            t.sat_runs,
+            100.0 * ratio(t.sat_certified, t.sat_runs)
+        )?;
         writeln!(f, "  iteration limits       {:>10}", t.iteration_limits)?;
         writeln!(f, "  fallbacks              {:>10}", t.fallbacks)?;
         writeln!(f, "  GJK stalls (EPA)       {:>10}", t.gjk_stalls)?;

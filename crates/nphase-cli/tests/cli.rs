@@ -537,6 +537,7 @@ fn demo_runs_and_summarises() {
         "GJK iterations/pair",
         "warm-start hit rate",
         "EPA runs",
+        "separating-axis tests",
         "ms/frame",
     ] {
         assert!(out.contains(key), "{key:?} in\n{out}");

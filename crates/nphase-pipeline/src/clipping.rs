@@ -81,6 +81,46 @@ pub(crate) fn clip_against_planes<T: Real>(
     }
 }
 
+/// The point of `incident` (a closed loop of ≥ 3 vertices, or a segment) furthest along `down`
+/// among what is left of it after clipping to `planes` pushed out by `slack` (their normals
+/// are normalised in place): the deepest point of an incident feature over a reference face,
+/// the witness of a separating-axis contact measured on that face. `None` when nothing is
+/// left (rounding on a feature that only grazes the face's prism).
+pub(crate) fn deepest_inside<T: Real>(
+    incident: &[Point<T>],
+    planes: &mut [SidePlane<T>],
+    slack: T,
+    down: &Vector<T>,
+    polygon: &mut Vec<ClipVertex<T>>,
+    scratch: &mut Vec<ClipVertex<T>>,
+) -> Option<Point<T>> {
+    let label = Label {
+        reference: FeatureId::Face(0),
+        incident: FeatureId::Face(0),
+    };
+    polygon.clear();
+    polygon.extend(incident.iter().map(|&point| ClipVertex {
+        point,
+        label,
+        edge: Along::Incident(FeatureId::Face(0)),
+    }));
+    for plane in planes.iter_mut() {
+        let len = plane.normal.norm();
+        if len > T::zero() {
+            plane.normal /= len;
+            plane.origin += plane.normal * slack;
+        }
+    }
+    clip_against_planes(polygon, planes, FeatureId::Face(0), scratch);
+    polygon
+        .iter()
+        .map(|v| v.point)
+        .fold(None, |deepest: Option<Point<T>>, p| match deepest {
+            Some(d) if d.coords.dot(down) >= p.coords.dot(down) => Some(d),
+            _ => Some(p),
+        })
+}
+
 /// The plane being applied, with what its crossings need to be labelled.
 struct Cut<'a, T: Real> {
     planes: &'a [SidePlane<T>],

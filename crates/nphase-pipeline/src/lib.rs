@@ -30,8 +30,8 @@ pub mod query;
 mod reduction;
 
 pub use collide::{
-    ContactQuality, LocalContact, PairOutcome, Reuse, SatCache, SatFeature, SupportHints,
-    query_pair, query_pair_cached,
+    ContactQuality, LocalContact, PairOutcome, Reuse, SatCache, SatCertificate, SatFeature,
+    SupportHints, WinningFace, query_pair, query_pair_cached,
 };
 pub use contact_id::ContactId;
 pub use manifold::{

@@ -24,9 +24,14 @@
 //!    the reference plane — its partner on the reference face lies on the face, so no point
 //!    is deeper than the exact contact; points further apart than the prediction distance are
 //!    dropped, and points closer together than `1e-4 × size` merged;
-//! 5. when the clipped points are shallower than the exact contact (a polygonised curve), the
-//!    exact witness is added (or replaces a clipped point at the same place), so the deepest
-//!    point agrees with the pair query;
+//! 5. when the clipped points are shallower than the exact contact (a polygonised curve, or a
+//!    reference face on the other side than the face the contact was measured on), the exact
+//!    witness is added (or replaces a clipped point at the same place), so the deepest point
+//!    agrees with the pair query. A separating-axis query of the per-frame pipeline leaves its
+//!    witness to this step ([`SupportHints::witness_on_plane`]): where the clipped points
+//!    reach the contact's depth they hold it; otherwise the witness is clipped for here, on the
+//!    face the contact was measured on — one clip per pair and frame where the query would
+//!    otherwise have clipped too;
 //! 6. every point is named ([`ContactId`], below);
 //! 7. more than four points are reduced to four ([`crate::reduction`]), preferring last
 //!    frame's points; the points come out in the order the reduction chose them.
@@ -56,6 +61,7 @@ use nphase_shapes::{FLAT_FEATURE_ANGLE, FeatureId, FeatureMap, Shape, SupportFea
 use num_traits::Float;
 
 use crate::clipping::{Along, ClipVertex, Label, SidePlane, clip_against_planes};
+use crate::collide::{WitnessWorkspace, witness_over_face};
 use crate::contact_id::ContactId;
 use crate::reduction::{Candidate, reduce_to_four};
 use crate::{LocalContact, SupportHints};
@@ -232,6 +238,9 @@ pub struct ManifoldWorkspace<T: Real> {
     polygon: Vec<ClipVertex<T>>,
     scratch: Vec<ClipVertex<T>>,
     planes: Vec<SidePlane<T>>,
+    /// Scratch space of a witness the query left to the manifold (the manifold's own
+    /// features and planes stay as they are, for the ids).
+    witness: WitnessWorkspace<T>,
     candidates: Vec<PointCandidate<T>>,
     heirs: Vec<Heir<T>>,
     taken: Vec<bool>,
@@ -323,7 +332,27 @@ pub fn build_manifold<T: Real>(
     ws.candidates.retain(|c| c.dist >= contact.dist - accuracy);
     let merge = T::lit(MERGE_RADIUS) * size;
     remove_duplicates(&mut ws.candidates, merge);
-    add_witness(ws, contact, merge, accuracy);
+    match input.supports.witness_on_plane {
+        None => add_witness(ws, contact, merge, accuracy),
+        Some(face) => {
+            // The query left the witness to this clipping: needed only where the clipped
+            // points do not reach the contact's depth (the other side's face was the reference).
+            let deepest = ws
+                .candidates
+                .iter()
+                .fold(T::infinity(), |m, c| Float::min(m, c.dist));
+            if ws.candidates.is_empty() || deepest > contact.dist + accuracy {
+                let witness = witness_over_face(
+                    (input.shape1, input.shape2, input.pos12),
+                    (contact, &input.supports),
+                    face,
+                    accuracy,
+                    &mut ws.witness,
+                );
+                add_witness(ws, &witness, merge, accuracy);
+            }
+        }
+    }
 
     name_candidates(ws, T::lit(FEATURE_SNAP) * size, input, reference);
     for c in &mut ws.candidates {

@@ -194,6 +194,9 @@ pub struct StepStats {
     pub sat_runs: u64,
     /// Of those, the ones whose cached feature (last frame's) won again.
     pub sat_cache_hits: u64,
+    /// Of those, the ones answered by the hot features of the pair's certificate, without the
+    /// full test ([`PairOutcome::sat_certified`](crate::PairOutcome::sat_certified)).
+    pub sat_certified: u64,
     /// Wall time of the update.
     pub elapsed: Duration,
 }
@@ -217,6 +220,7 @@ impl core::ops::Add for StepStats {
         self.reused_apart += other.reused_apart;
         self.sat_runs += other.sat_runs;
         self.sat_cache_hits += other.sat_cache_hits;
+        self.sat_certified += other.sat_certified;
         self.elapsed += other.elapsed;
         self
     }
@@ -442,11 +446,13 @@ impl<T: Real> NarrowPhase<T> {
             let key = key(p);
             match self.index.get(&key) {
                 Some(&k) => {
-                    // The kept EPA polytope moves with the record; a pair listed twice shares
-                    // the rest, and its second entry starts EPA cold.
+                    // The kept EPA polytope and separating-axis certificate move with the
+                    // record; a pair listed twice shares the rest, and its second entry starts
+                    // both cold.
                     let old = &mut self.records[k as usize];
                     let state = PairState {
                         epa: old.state.epa.take(),
+                        sat_certificate: old.state.sat_certificate.take(),
                         ..old.state
                     };
                     self.next_records.push(PairRecord { key, state });
@@ -534,6 +540,7 @@ fn process_pair<T: Real>(
     stats.reused_apart += u64::from(outcome.reuse == Reuse::Apart);
     stats.sat_runs += u64::from(outcome.sat_ran);
     stats.sat_cache_hits += u64::from(outcome.sat_cache_hit);
+    stats.sat_certified += u64::from(outcome.sat_certified);
     stats.manifolds += u64::from(!manifold.points.is_empty());
     stats.points += manifold.points.len() as u64;
 }

@@ -7,8 +7,9 @@
 //!
 //! 0. certified reuse (below): a pose unchanged since the last full computation keeps its
 //!    manifold; a pair that cannot have come within the prediction distance has none;
-//! 1. the pair's contact ([`query_pair_cached`]) in A's frame, warm-started from the
-//!    [`PairState`];
+//! 1. the pair's contact ([`query_pair_cached`](crate::query_pair_cached)) in A's frame,
+//!    warm-started from the [`PairState`]; a separating-axis contact's witness is left to the
+//!    manifold's clipping (one clip per pair per frame, [`SupportHints::witness_on_plane`](crate::SupportHints::witness_on_plane));
 //! 2. the manifold from it ([`build_manifold`]), into the caller's [`ContactManifold`], with
 //!    last frame's ids and reference side giving the ids and the reduction their hysteresis;
 //! 3. the tangent basis carried over (last frame's tangent projected onto the new contact
@@ -46,11 +47,13 @@
 //!   (vertex ids of the last simplex and the last separating axis), a polytope pair's
 //!   separating-axis feature ([`SatCache`]: tried first, it tightens the test's bounds and
 //!   never changes its winner), what last frame's manifold decided (supporting features,
-//!   reference side), and — for a pair that penetrated on the general path — EPA's last
-//!   polytope on the heap, from which the next penetration starts and which is re-checked in
-//!   full before it is used. It makes the next query cheaper and the manifold steadier, and never changes the
-//!   contact beyond docs/accuracy.md's tolerances; a fresh [`PairState::new`] is always valid
-//!   (a cold start).
+//!   reference side), and on the heap — for a pair that penetrated on the general path — EPA's
+//!   last polytope, from which the next penetration starts and which is re-checked in full
+//!   before it is used, and — for a penetrating polytope pair — the separating-axis
+//!   certificate ([`SatCertificate`]: the features that may still win while the motion stays
+//!   within its margin). It makes the next query cheaper and the manifold steadier, and never
+//!   changes the contact beyond docs/accuracy.md's tolerances; a fresh [`PairState::new`] is
+//!   always valid (a cold start).
 //! * **What the manifold keeps.** On entry the manifold holds last frame's points with the
 //!   impulses the engine wrote into them, and last frame's tangent; on return it holds this
 //!   frame's points, and each point whose id was there last frame gets that point's impulses
@@ -106,7 +109,7 @@ use nphase_math::{Isometry, Real, UnitVector, Vector};
 use nphase_shapes::{Shape, SupportFeature};
 use num_traits::Float;
 
-use crate::collide::{SatCache, SatWorkspace, query_pair_cached};
+use crate::collide::{SatCache, SatCertificate, SatWorkspace, query_pair_witnessed};
 use crate::manifold::{
     ContactManifold, ContactPoint, MAX_MANIFOLD_POINTS, ManifoldHistory, ManifoldInput,
     ManifoldWorkspace, build_manifold,
@@ -142,6 +145,15 @@ pub struct PairState<T: Real> {
     /// in f32, 3.5 KB in f64), and reused. A cache: a state without it is as valid (EPA then
     /// starts from GJK's simplex), but a restored state goes on bit for bit only with it.
     pub epa: Option<Box<WarmPolytope<T>>>,
+    /// A penetrating polytope pair's certificate from its last full separating-axis test:
+    /// the features that may still win, and the margin by which every other one was proven
+    /// behind, so that the next frames test those alone while the motion since stays within
+    /// the margin ([`SatCertificate`]). `None` until the pair's cores first overlap on that
+    /// path; then allocated once (a few hundred bytes at most) and reused. A cache: a state
+    /// without it is as valid. Not serialized (it is not re-checked when used, so it is not
+    /// taken from outside): a restored pair runs its next test in full.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub sat_certificate: Option<Box<SatCertificate<T>>>,
 }
 
 /// What the certified reuse of [`update_manifold`] needs of the pair's last full computation
@@ -168,9 +180,10 @@ pub struct LastComputation<T: Real> {
 
 // The per-pair record an engine keeps inline, pinned: GJK's cache (32 bytes), the
 // separating-axis feature (6, padded to 8), the manifold's history (20), the last full
-// computation (a pose, two bounds, a quality) and the pointer to EPA's kept polytope (8).
-const _: () = assert!(size_of::<PairState<f32>>() <= 112);
-const _: () = assert!(size_of::<PairState<f64>>() <= 152);
+// computation (a pose, two bounds, a quality) and the pointers to EPA's kept polytope and to
+// the separating-axis certificate (8 each).
+const _: () = assert!(size_of::<PairState<f32>>() <= 120);
+const _: () = assert!(size_of::<PairState<f64>>() <= 160);
 
 impl<T: Real> PairState<T> {
     /// The state of a new pair: the first query starts cold.
@@ -184,6 +197,7 @@ impl<T: Real> PairState<T> {
             },
             last: None,
             epa: None,
+            sat_certificate: None,
         }
     }
 }
@@ -259,7 +273,7 @@ pub fn update_manifold<T: Real>(
             ..PairOutcome::default()
         };
     }
-    let outcome = query_pair_cached(
+    let outcome = query_pair_witnessed(
         input.shape1,
         input.shape2,
         &input.pos12,
@@ -268,6 +282,7 @@ pub fn update_manifold<T: Real>(
         &mut state.sat,
         Some(&mut state.epa),
         workspace,
+        Some(&mut state.sat_certificate),
     );
     let reach2 = state
         .last

@@ -3,8 +3,10 @@
 //!
 //! The bodies swing back and forth (a period of 20 frames), so that steady state repeats what
 //! the warm-up saw: a pair allocates its kept EPA polytope once, at its first penetration on
-//! the general path (`PairState::epa`), which a body drifting one way would keep doing as new
-//! pairs come into contact.
+//! the general path (`PairState::epa`), and a polytope pair its separating-axis certificate
+//! at its first overlap (`PairState::sat_certificate`, whose lists grow to the most hot
+//! features the pair has had), which a body drifting one way would keep doing as new pairs
+//! come into contact.
 //!
 //! The counting global allocator of `allocation-counter` (the workspace forbids `unsafe`, so
 //! the allocator is not written here) counts this thread's allocations inside `measure`; this

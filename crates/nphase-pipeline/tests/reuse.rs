@@ -24,14 +24,14 @@
 
 mod common;
 
-use common::{Iso, V, random_pair, random_unit, rel_tol, rng, scale, zoo};
+use common::{Iso, random_pair, random_unit, rel_tol, rng, scale, support_gap, zoo};
 use nphase_gjk::SimplexCache;
 use nphase_math::nalgebra::UnitQuaternion;
 use nphase_pipeline::{
     ContactManifold, ManifoldInput, ManifoldWorkspace, PairInput, PairState, PairWorkspace, Reuse,
     SupportHints, query_pair, update_manifold,
 };
-use nphase_shapes::{Shape, SupportMap};
+use nphase_shapes::Shape;
 use proptest::prelude::*;
 use rand::Rng;
 
@@ -48,11 +48,6 @@ struct Paths {
     handed: usize,
     /// Computed frames whose EPA started from the kept polytope.
     warm_epa: usize,
-}
-
-/// The support gap of `a` (at the origin) and `b` (at `pos12`) along `n` (A → B).
-fn gap(a: &Shape<f64>, b: &Shape<f64>, pos12: &Iso, n: &V) -> f64 {
-    -a.local_support_point(n).coords.dot(n) - b.support_point(pos12, &-n).coords.dot(&-n)
 }
 
 /// Runs one pair in `motion` (0 moving, 1 resting, 2 tumbling) and checks every shortcut.
@@ -140,7 +135,7 @@ fn check_sequence(
                     c.dist
                 );
                 for (n, other) in [(warm.normal, c.dist), (c.normal, warm.dist)] {
-                    let along = gap(a, b, &pos12, &n.into_inner());
+                    let along = support_gap(a, b, &pos12, &n.into_inner());
                     prop_assert!(
                         (along - other).abs() <= 3.0 * tol,
                         "frame {}: a normal's gap {} vs the other's distance {}",
@@ -169,7 +164,7 @@ fn check_sequence(
                         deepest.dist,
                         c.dist
                     );
-                    let along = gap(a, b, &pos12, &manifold.local_normal1.into_inner());
+                    let along = support_gap(a, b, &pos12, &manifold.local_normal1.into_inner());
                     prop_assert!(
                         (along - c.dist).abs() <= 3.0 * tol,
                         "frame {}: the kept normal's gap {} vs cold {}",

@@ -17,55 +17,19 @@
 
 mod common;
 
-use common::{Iso, V, random_pair, random_unit, rng, scale};
+use common::{Iso, agrees_with_cold, polytopes, random_pair, random_unit, rng, scale};
 use nphase_gjk::SimplexCache;
-use nphase_math::Point;
 use nphase_math::nalgebra::UnitQuaternion;
 use nphase_pipeline::{
     ContactPoint, ManifoldHistory, ManifoldInput, ManifoldWorkspace, PairWorkspace, SatCache,
     SupportHints, build_manifold, query_pair, query_pair_cached,
 };
-use nphase_shapes::{Shape, SupportMap};
+use nphase_shapes::Shape;
 use proptest::prelude::*;
 use rand::Rng;
 
 const PREDICTION: f64 = 0.02;
 const FRAMES: usize = 24;
-
-/// The polytopes of the test, named.
-fn polytopes() -> Vec<(&'static str, Shape<f64>)> {
-    let zoo = common::zoo();
-    let pick = |name: &str| {
-        zoo.iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, s)| s.clone())
-            .expect("in the zoo")
-    };
-    let mut r = rng(64);
-    let sphere: Vec<Point<f64>> = (0..64)
-        .map(|_| Point::from(random_unit(&mut r) * 0.45))
-        .collect();
-    let polygon: Vec<Point<f64>> = (0..7)
-        .map(|k| {
-            let a = f64::from(k) * 0.9;
-            Point::new(0.5 * a.cos(), 0.02 * a.sin(), 0.4 * a.sin())
-        })
-        .collect();
-    let polygon: Vec<Point<f64>> = polygon.iter().map(|p| Point::new(p.x, 0.0, p.z)).collect();
-    vec![
-        ("cuboid", pick("cuboid")),
-        ("round_cuboid", pick("round_cuboid")),
-        ("triangle", pick("triangle")),
-        ("convex", pick("convex")),
-        ("hull64", Shape::convex(&sphere).expect("valid")),
-        ("polygon", Shape::convex(&polygon).expect("valid")),
-    ]
-}
-
-/// The support gap of `a` (at the origin) and `b` (at `pos12`) along `n` (A → B).
-fn gap(a: &Shape<f64>, b: &Shape<f64>, pos12: &Iso, n: &V) -> f64 {
-    -a.local_support_point(n).coords.dot(n) - b.support_point(pos12, &-n).coords.dot(&-n)
-}
 
 /// Frames checked, those that ran the test, those on which its cached feature won again,
 /// contacts, and contacts whose query handed supporting features over.
@@ -166,38 +130,14 @@ fn check_sequence(
         counts.sat += usize::from(warm.sat_ran);
         counts.hits += usize::from(warm.sat_cache_hit);
         prop_assert!(!warm.epa_ran && !cold.epa_ran, "frame {}: EPA ran", frame);
-        match (warm.contact, cold.contact) {
-            (Some(w), Some(c)) => {
-                counts.contacts += 1;
-                counts.handed += usize::from(warm.supports != SupportHints::default());
-                manifolds.check(a, b, &pos12, &w, warm.supports, frame)?;
-                prop_assert!(
-                    (w.dist - c.dist).abs() <= tol,
-                    "frame {}: warm {:?} vs cold {:?}",
-                    frame,
-                    w,
-                    c
-                );
-                let along = gap(a, b, &pos12, &w.normal.into_inner());
-                prop_assert!(
-                    (along - c.dist).abs() <= tol,
-                    "frame {}: the warm normal's gap {} vs cold {}",
-                    frame,
-                    along,
-                    c.dist
-                );
-            }
-            (None, None) => {}
-            (w, c) => {
-                let dist = w.or(c).map_or(f64::NAN, |x| x.dist);
-                prop_assert!(
-                    (dist - PREDICTION).abs() <= tol,
-                    "frame {}: warm {:?} vs cold {:?}",
-                    frame,
-                    w,
-                    c
-                );
-            }
+        if let (Some(w), Some(_)) = (warm.contact, cold.contact) {
+            counts.contacts += 1;
+            counts.handed += usize::from(warm.supports != SupportHints::default());
+            manifolds.check(a, b, &pos12, &w, warm.supports, frame)?;
+        }
+        let agree = agrees_with_cold((a, b, &pos12), warm.contact, cold.contact, PREDICTION, tol);
+        if let Err(e) = agree {
+            return Err(TestCaseError::fail(format!("frame {frame}: {e}")));
         }
     }
     Ok(())

@@ -104,6 +104,10 @@ pub struct PairOutcome<T: Real> {
     pub sat_ran: bool,
     /// Whether its cached feature (last query's) won again.
     pub sat_cache_hit: bool,
+    /// Whether the test's winner was certified from the features the pair's certificate named
+    /// (the per-frame pipeline's shortcut, see [`SatCertificate`](crate::SatCertificate)),
+    /// without the full test. Implies `sat_ran`.
+    pub sat_certified: bool,
     /// The supporting features along the contact's normal that the query found on the way,
     /// handed to the manifold so that it does not search for them again.
     pub supports: SupportHints,
@@ -124,6 +128,36 @@ pub struct SupportHints {
     /// A vertex of the shape's support set along the normal, when the query met one (the
     /// support point that measured the winning face's separation), or `VertexId::NONE`.
     pub vertices: [VertexId; 2],
+    /// Set when the query left the witness points to the manifold, which clips the supporting
+    /// features anyway (the per-frame query of [`update_manifold`](crate::update_manifold)
+    /// only; the public queries always answer exact witnesses): the contact was measured on
+    /// this shape's face, whose outward normal is the contact normal (`n` for A's, `−n` for
+    /// B's); its normal and distance are exact, but its witnesses are the other shape's
+    /// support point and that point's image on the face's *plane*, which may lie outside the
+    /// face. The manifold's clipping against the face finds the deepest point over it.
+    pub witness_on_plane: Option<WinningFace>,
+}
+
+/// The shape whose face a separating-axis contact was measured on (see
+/// [`SupportHints::witness_on_plane`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WinningFace {
+    /// A face of A, outward normal `n`.
+    A,
+    /// A face of B, outward normal `−n`.
+    B,
+}
+
+/// Who finds a separating-axis contact's witness points when the winning face's plane holds
+/// no point of both shapes under the other shape's support point: the query (clipping the
+/// other shape's supporting feature to the face), or the manifold, which clips it anyway
+/// ([`SupportHints::witness_on_plane`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Witnesses {
+    /// The query: exact witnesses (every public query).
+    Exact,
+    /// The manifold (the per-frame pipeline): one clip per pair per frame.
+    ByManifold,
 }
 
 impl Default for SupportHints {
@@ -131,6 +165,7 @@ impl Default for SupportHints {
         SupportHints {
             faces: [None; 2],
             vertices: [VertexId::NONE; 2],
+            witness_on_plane: None,
         }
     }
 }

@@ -15,7 +15,10 @@
 //! * Witness points: for a face axis, the deepest vertex of the other box's incident face that
 //!   lies over the reference face (after clipping the incident face against the reference
 //!   face's side planes); for an edge–edge axis, the closest points of the two edges. Both lie
-//!   on the surfaces and satisfy `point2 − point1 = −depth · normal`.
+//!   on the surfaces and satisfy `point2 − point1 = −depth · normal`. The per-frame pipeline,
+//!   whose manifold clips the incident face anyway, leaves a face axis's witness to it
+//!   ([`Witnesses::ByManifold`]): the other box's support vertex and its image on the face's
+//!   plane, so that the incident face is clipped once per frame, not twice.
 //!
 //! Cores of rounded boxes are handled by the caller: their radii add to the depth unchanged.
 //!
@@ -30,17 +33,25 @@ use nphase_math::{Isometry, Point, Real, UnitVector, Vector};
 use nphase_shapes::Cuboid;
 use num_traits::Float;
 
-use super::LocalContact;
 use super::polytope_sat::closest_parameters;
+use super::{LocalContact, WinningFace, Witnesses};
 
 /// The penetration of box `a` (at the origin) and box `b` (at `pos12`), or `None` when a
 /// separating axis shows they are apart (GJK then measures the distance). Touching boxes
 /// (overlap 0) are penetrating with depth 0.
+///
+/// With [`Witnesses::ByManifold`], a face axis's witnesses are the other box's support vertex
+/// and its image on the face's plane, and the face is returned with them (the manifold's
+/// clipping finds the deepest point over the face: see [`SupportHints::witness_on_plane`]);
+/// otherwise, and for an edge axis, the witnesses are exact and the face `None`.
+///
+/// [`SupportHints::witness_on_plane`]: super::SupportHints::witness_on_plane
 pub(crate) fn cuboid_penetration<T: Real>(
     a: &Cuboid<T>,
     b: &Cuboid<T>,
     pos12: &Isometry<T>,
-) -> Option<LocalContact<T>> {
+    witnesses: Witnesses,
+) -> Option<(LocalContact<T>, Option<WinningFace>)> {
     let ha = a.half_extents();
     let hb = b.half_extents();
     let r: Matrix3<T> = *pos12.rotation.to_rotation_matrix().matrix();
@@ -100,6 +111,33 @@ pub(crate) fn cuboid_penetration<T: Real>(
         best.axis
     };
     let depth = best.overlap;
+    // The support vertex of a box (half-extents `h`, axes `axes`, centre `c`) along `dir`.
+    let support = |h: &Vector<T>, axes: &[Vector<T>; 3], c: &Vector<T>, dir: &Vector<T>| {
+        axes.iter().enumerate().fold(*c, |p, (k, axis)| {
+            if axis.dot(dir) < T::zero() {
+                p - axis * h[k]
+            } else {
+                p + axis * h[k]
+            }
+        })
+    };
+    let exact = |point1, point2| {
+        LocalContact::exact(point1, point2, UnitVector::new_unchecked(normal), -depth)
+    };
+    if witnesses == Witnesses::ByManifold {
+        let axes_a = [Vector::x(), Vector::y(), Vector::z()];
+        match best.kind {
+            AxisKind::FaceA(_) => {
+                let on_b = Point::from(support(&hb, &axes_b, &t, &-normal));
+                return Some((exact(on_b + normal * depth, on_b), Some(WinningFace::A)));
+            }
+            AxisKind::FaceB(_) => {
+                let on_a = Point::from(support(&ha, &axes_a, &Vector::zeros(), &normal));
+                return Some((exact(on_a, on_a - normal * depth), Some(WinningFace::B)));
+            }
+            AxisKind::Edges(..) => {}
+        }
+    }
     let (point1, point2) = match best.kind {
         AxisKind::FaceA(i) => {
             let (on_b, over) = deepest_incident_vertex(&hb, &axes_b, &t, &ha, i, &normal);
@@ -130,12 +168,7 @@ pub(crate) fn cuboid_penetration<T: Real>(
         }
         AxisKind::Edges(..) => edge_witnesses(&ha, &hb, &axes_b, &t, &normal),
     };
-    Some(LocalContact::exact(
-        point1,
-        point2,
-        UnitVector::new_unchecked(normal),
-        -depth,
-    ))
+    Some((exact(point1, point2), None))
 }
 
 /// Which kind of axis gave the smallest overlap.
@@ -336,7 +369,7 @@ mod tests {
                 &mut PairWorkspace::new(),
             )
             .contact;
-            let sat = cuboid_penetration(&a, &b, &pos12);
+            let sat = cuboid_penetration(&a, &b, &pos12, Witnesses::Exact).map(|(c, _)| c);
             match (sat, general) {
                 (None, None) => {}
                 (None, Some(c)) => assert!(c.dist.as_f64() > -tol, "SAT says apart, GJK/EPA {c:?}"),

@@ -16,7 +16,10 @@
 //!   measures a separated pair outright), unless the pair overlapped at its last query; when
 //!   the cores overlap, the separating-axis test (`polytope_sat.rs`) from the pair's cached
 //!   feature ([`SatCache`]): exact when they overlap or touch, "apart" when an axis separates
-//!   them by more than the prediction; when they are apart by less, GJK's distance — no EPA;
+//!   them by more than the prediction; when they are apart by less, GJK's distance — no EPA.
+//!   Per frame, while the pair's [`SatCertificate`] holds (the motion since its last full test
+//!   within a certified margin), only the features it names are tested
+//!   (`polytope_sat/certificate.rs`);
 //! * everything else: GJK on the cores, EPA when they overlap
 //!   (`convex_gjk.rs`), warm-started from the pair's
 //!   [`SimplexCache`]; a pair that overlapped at its last query starts with EPA from the
@@ -36,10 +39,11 @@ mod point_box;
 mod polytope_sat;
 mod revolution;
 
-pub use contact::{ContactQuality, LocalContact, PairOutcome, Reuse, SupportHints};
+pub(crate) use contact::Witnesses;
+pub use contact::{ContactQuality, LocalContact, PairOutcome, Reuse, SupportHints, WinningFace};
 pub(crate) use convex_gjk::shape_size;
-pub(crate) use polytope_sat::SatWorkspace;
-pub use polytope_sat::{SatCache, SatFeature};
+pub use polytope_sat::{SatCache, SatCertificate, SatFeature};
+pub(crate) use polytope_sat::{SatWorkspace, WitnessWorkspace, witness_over_face};
 
 use nphase_epa::WarmPolytope;
 use nphase_gjk::{GjkInput, GjkOptions, GjkStatus, SimplexCache};
@@ -82,6 +86,33 @@ pub fn query_pair_cached<T: Real>(
     kept: Option<&mut Option<Box<WarmPolytope<T>>>>,
     workspace: &mut PairWorkspace<T>,
 ) -> PairOutcome<T> {
+    query_pair_witnessed(
+        shape1, shape2, pos12, prediction, cache, sat, kept, workspace, None,
+    )
+}
+
+/// [`query_pair_cached`] as the per-frame pipeline runs it (`per_frame`: the pair's
+/// [`SatCertificate`] slot), or as the public queries do (`None`). Per frame, a
+/// separating-axis contact's witnesses are left to the manifold, which clips anyway
+/// ([`Witnesses::ByManifold`]), and a penetrating polytope pair keeps a certificate that lets
+/// the next frames test only the features that may still win (`polytope_sat/certificate.rs`).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn query_pair_witnessed<T: Real>(
+    shape1: &Shape<T>,
+    shape2: &Shape<T>,
+    pos12: &Isometry<T>,
+    prediction: T,
+    cache: &mut SimplexCache<T>,
+    sat: &mut SatCache,
+    kept: Option<&mut Option<Box<WarmPolytope<T>>>>,
+    workspace: &mut PairWorkspace<T>,
+    per_frame: Option<&mut Option<Box<SatCertificate<T>>>>,
+) -> PairOutcome<T> {
+    let witnesses = if per_frame.is_some() {
+        Witnesses::ByManifold
+    } else {
+        Witnesses::Exact
+    };
     if let (Shape::Ball(b1), Shape::Ball(b2)) = (shape1, shape2) {
         let t = &pos12.translation.vector;
         let contact = ball_ball::ball_ball(b1.radius(), b2.radius(), t);
@@ -119,10 +150,16 @@ pub fn query_pair_cached<T: Real>(
             }
         }
         (Core::Cuboid(a), Core::Cuboid(b)) => {
-            if let Some(contact) = cuboid_sat::cuboid_penetration(a, b, pos12) {
+            if let Some((contact, on_plane)) =
+                cuboid_sat::cuboid_penetration(a, b, pos12, witnesses)
+            {
                 let contact = contact.grown_by(radius1, radius2);
                 return PairOutcome {
                     sat_ran: true,
+                    supports: SupportHints {
+                        witness_on_plane: on_plane,
+                        ..SupportHints::default()
+                    },
                     ..PairOutcome::closed_form(contact, prediction)
                 };
             }
@@ -175,14 +212,17 @@ pub fn query_pair_cached<T: Real>(
         pos12,
         limit: prediction + radius1 + radius2,
         sizes: [shape_size(&core1, T::zero()), shape_size(&core2, T::zero())],
+        witnesses,
     };
-    let (outcome, hit) = polytope_sat::polytope_contact(&sat_input, sat, &mut workspace.sat);
+    let (outcome, hit, certified) =
+        polytope_sat::polytope_contact(&sat_input, sat, per_frame, &mut workspace.sat);
     let (gjk_iterations, warm_started) = gjk
         .as_ref()
         .map_or((0, false), |g| (g.stats.iterations, g.stats.warm_started));
     let done = |o: PairOutcome<T>| PairOutcome {
         sat_ran: true,
         sat_cache_hit: hit,
+        sat_certified: certified,
         gjk_iterations,
         warm_started,
         ..o

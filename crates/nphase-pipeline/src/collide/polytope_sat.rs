@@ -54,6 +54,14 @@
 //! better, so the answer is that of the full test. Support queries climb from the last
 //! support vertex of the same shape (the features tried are near each other).
 //!
+//! **Across frames: a certified margin** ([`certificate`]). In the per-frame pipeline a pair
+//! whose cores overlap keeps, from its last full test, the features whose bounds came within a
+//! margin `κ` of the winner (*hot*); every other feature, edge pairs that may start crossing
+//! included, was proven behind by `κ`, and stays behind while the motion since is within
+//! `κ` (each separation changes by at most how far the shapes' points moved). The next frames
+//! test the hot features alone, and the full test runs again only when the motion bound says
+//! another feature may have won.
+//!
 //! **Which goes first.** On a pair with no overlap last time GJK runs first and the test only
 //! when GJK finds the cores overlapping (or stalls on nearly touching features): a separated
 //! pair within the prediction needs GJK's distance anyway, and cold, the test costs more than
@@ -80,19 +88,26 @@
 //!   (when it falls outside the face, B's supporting face clipped to the face's side planes
 //!   gives the deepest point over it, which at the penetration depth exists); symmetrically for
 //!   a face of B; for an edge pair, the closest points of the two edges. All satisfy
-//!   `point2 − point1 ≈ dist · normal` with both points on their surfaces.
+//!   `point2 − point1 ≈ dist · normal` with both points on their surfaces. The per-frame
+//!   pipeline, whose manifold clips the supporting features anyway, does not clip for the
+//!   witness ([`Witnesses::ByManifold`]): the support point and its image on the face's plane
+//!   are handed over as they are, and the manifold's clip gives the deepest point over the face
+//!   (or, where it clipped the other side's face, [`witness_over_face`] does, as here).
+
+mod certificate;
 
 use core::cell::Cell;
 
 use nphase_math::{Isometry, Point, Real, UnitVector, Vector};
 use nphase_shapes::{
-    ConvexPolyhedron, Core, Cuboid, FeatureId, FeatureMap, SupportFeature, SupportMap,
+    ConvexPolyhedron, Core, Cuboid, FeatureId, FeatureMap, Shape, SupportFeature, SupportMap,
     SupportVertex, Triangle, VertexId,
 };
 use num_traits::Float;
 
-use super::{LocalContact, SupportHints};
-use crate::clipping::{Along, ClipVertex, Label, SidePlane, clip_against_planes};
+use super::{LocalContact, SupportHints, WinningFace, Witnesses};
+use crate::clipping::{ClipVertex, SidePlane, deepest_inside};
+pub use certificate::SatCertificate;
 
 /// A feature whose normal is a separating-axis candidate: a face of A, a face of B, or an edge
 /// of each (face and edge numbers as in the shapes' docs; a hull's edge by its place in
@@ -436,6 +451,25 @@ impl<'a, T: Real> Polytope<'a, T> {
         }
     }
 
+    /// [`Polytope::support_feature`] with what a query found along `dir`: a hull's face known
+    /// to support it (`face`), else a search from a vertex of its support set (`vertex`).
+    fn support_feature_hinted(
+        &self,
+        dir: &Vector<T>,
+        (face, vertex): (Option<u32>, VertexId),
+        out: &mut SupportFeature<T>,
+    ) {
+        if let Polytope::Hull(h) = self {
+            if face.is_some_and(|f| h.face_feature(f as usize, out)) {
+                return;
+            }
+            if vertex.is_some() {
+                return h.local_support_feature_near(dir, Some(FeatureId::Vertex(vertex.0)), out);
+            }
+        }
+        self.support_feature(dir, out);
+    }
+
     fn support_feature(&self, dir: &Vector<T>, out: &mut SupportFeature<T>) {
         match self {
             Polytope::Cuboid(c) => c.local_support_feature(dir, out),
@@ -483,6 +517,8 @@ pub(crate) struct SatInput<'a, T: Real> {
     pub(crate) limit: T,
     /// The sizes of the two cores (ties are judged relative to their sum).
     pub(crate) sizes: [T; 2],
+    /// Who finds a face axis's witnesses when they need clipping.
+    pub(crate) witnesses: Witnesses,
 }
 
 /// How a separating-axis test ended.
@@ -506,6 +542,12 @@ pub(crate) struct SatWorkspace<T: Real> {
     bounds_b: Vec<T>,
     /// B's edges that survive the bounds, in A's frame.
     edges_b: Vec<(usize, Edge<T>)>,
+    /// For a certificate: each face's exact separation where it was evaluated, else its bound
+    /// (A's, B's), and the points of B (A's frame) and of A (B's frame) of the bounds.
+    values_a: Vec<T>,
+    values_b: Vec<T>,
+    b0: Point<T>,
+    a0_in_b: Point<T>,
     feature: SupportFeature<T>,
     planes: Vec<SidePlane<T>>,
     polygon: Vec<ClipVertex<T>>,
@@ -527,13 +569,38 @@ struct Best<T: Real> {
 }
 
 /// The separating-axis test of `input` (see the module doc), starting from `cache`'s feature;
-/// `cache` is updated with the winner. Returns whether the cached feature won, too.
+/// `cache` is updated with the winner. Returns whether the cached feature won, too, and
+/// whether the certificate answered.
+///
+/// With a `certificate` (the per-frame pipeline's, kept by the pair), the hot features alone
+/// answer while it certifies their winner ([`certificate`]); otherwise the full test runs and,
+/// when the cores overlap, leaves a new certificate.
 pub(crate) fn polytope_contact<T: Real>(
     input: &SatInput<'_, T>,
     cache: &mut SatCache,
+    mut certificate: Option<&mut Option<Box<SatCertificate<T>>>>,
     ws: &mut SatWorkspace<T>,
-) -> (SatOutcome<T>, bool) {
+) -> (SatOutcome<T>, bool, bool) {
     let test = Test::new(input);
+    if let Some(Some(cert)) = certificate.as_deref_mut() {
+        cert.count_frame();
+    }
+    if let Some(Some(cert)) = certificate.as_deref_mut()
+        && let Some(best) = test.certified(cert, ws)
+    {
+        let hit = cache.feature == Some(best.feature);
+        *cache = SatCache {
+            feature: Some(best.feature),
+            penetrating: true,
+        };
+        return (test.penetrating(&best, ws), hit, true);
+    }
+    // A pair's first certificate is allocated when its cores first overlap.
+    let record = match certificate.as_deref_mut() {
+        Some(Some(cert)) => cert.wants_collection(input.pos12),
+        Some(None) => true,
+        None => false,
+    };
     let cached = cache.feature.and_then(|f| test.evaluate(f));
     // Cold: A's face toward B's origin, a fair first guess that tightens the bounds early.
     let seed = cached.or_else(|| {
@@ -547,13 +614,19 @@ pub(crate) fn polytope_contact<T: Real>(
             _ => None,
         }
     });
-    let (outcome, winner) = test.run(seed, ws);
+    let (outcome, winner) = test.run(seed, record, ws);
+    let penetrating = matches!(outcome, SatOutcome::Penetrating(..));
+    if let (true, true, Some(slot), Some(best)) = (record, penetrating, certificate, &winner) {
+        let cert = slot.get_or_insert_with(|| Box::new(SatCertificate::new()));
+        test.collect(best, ws, cert);
+    }
+    let winner = winner.map(|b| b.feature);
     let hit = winner.is_some() && winner == cached.map(|s| s.feature);
     *cache = SatCache {
         feature: winner,
-        penetrating: matches!(outcome, SatOutcome::Penetrating(..)),
+        penetrating,
     };
-    (outcome, hit)
+    (outcome, hit, false)
 }
 
 impl<T: Real> Best<T> {
@@ -717,19 +790,22 @@ impl<'a, T: Real> Test<'a, T> {
 
     /// The full test, seeded with `seed` (the cached feature's axis, which only tightens the
     /// bounds: the winner does not depend on it, see [`Best::beats`]); returns the outcome and
-    /// the winning feature.
+    /// the winning axis. With `record`, every face's exact separation where it was evaluated
+    /// (its bound elsewhere) is left in `ws.values_*`, and the bounds' points in `ws`, for a
+    /// certificate ([`certificate`]).
     fn run(
         &self,
         seed: Option<Best<T>>,
+        record: bool,
         ws: &mut SatWorkspace<T>,
-    ) -> (SatOutcome<T>, Option<SatFeature>) {
+    ) -> (SatOutcome<T>, Option<Best<T>>) {
         let (a, b, limit) = (&self.input.a, &self.input.b, self.input.limit);
         if let Some(s) = seed.filter(|s| s.separation > limit) {
             return (
                 SatOutcome::Apart {
                     lower_bound: s.separation,
                 },
-                Some(s.feature),
+                Some(s),
             );
         }
         // The winner, whatever the order features are tried in: the best face of A (by
@@ -758,29 +834,52 @@ impl<'a, T: Real> Test<'a, T> {
                 let first = self.face_a_axis(0);
                 if first.separation > limit {
                     let lower_bound = first.separation;
-                    return (SatOutcome::Apart { lower_bound }, Some(first.feature));
+                    return (SatOutcome::Apart { lower_bound }, Some(first));
                 }
                 face_a = Some(first);
                 first.on_b
             }
         };
         a.heights(&b0, &mut ws.bounds_a);
+        if record {
+            ws.b0 = b0;
+            ws.values_a.clear();
+            ws.values_a.extend_from_slice(&ws.bounds_a);
+            for s in seed.iter().chain(&face_a) {
+                if let SatFeature::FaceA(i) = s.feature {
+                    ws.values_a[usize::from(i)] = s.separation;
+                }
+            }
+        }
         for (i, &bound) in ws.bounds_a.iter().enumerate() {
             let feature = SatFeature::FaceA(i as u16);
             if bound < floor_a || !open(bound, feature, &face_a) {
                 continue;
             }
             let candidate = self.face_a_axis(i);
+            if record {
+                ws.values_a[i] = candidate.separation;
+            }
             if face_a.is_none_or(|f| candidate.beats(&f)) {
                 if candidate.separation > limit {
-                    let lower_bound = candidate.separation;
-                    return (SatOutcome::Apart { lower_bound }, Some(feature));
+                    return (
+                        SatOutcome::Apart {
+                            lower_bound: candidate.separation,
+                        },
+                        Some(candidate),
+                    );
                 }
                 face_a = Some(candidate);
             }
         }
         // Every face of A was below the seed: any face serves as the floor of the search.
-        let face_a = face_a.unwrap_or_else(|| self.face_a_axis(0));
+        let face_a = face_a.unwrap_or_else(|| {
+            let first = self.face_a_axis(0);
+            if record {
+                ws.values_a[0] = first.separation;
+            }
+            first
+        });
         // Faces of B, bounded by a point of A; only those beating A's by more than the tie.
         let floor_b = face_a.separation + tie;
         let mut face_b =
@@ -790,20 +889,35 @@ impl<'a, T: Real> Test<'a, T> {
             Some(s) if !matches!(s.feature, SatFeature::FaceA(_)) => s.on_a,
             _ => self.support_a(&face_a.axis),
         };
-        b.heights(
-            &self.input.pos12.inverse_transform_point(&a0),
-            &mut ws.bounds_b,
-        );
+        let a0_in_b = self.input.pos12.inverse_transform_point(&a0);
+        b.heights(&a0_in_b, &mut ws.bounds_b);
+        if record {
+            ws.a0_in_b = a0_in_b;
+            ws.values_b.clear();
+            ws.values_b.extend_from_slice(&ws.bounds_b);
+            for s in seed.iter().chain(&face_b) {
+                if let SatFeature::FaceB(j) = s.feature {
+                    ws.values_b[usize::from(j)] = s.separation;
+                }
+            }
+        }
         for (j, &bound) in ws.bounds_b.iter().enumerate() {
             let feature = SatFeature::FaceB(j as u16);
             if !(bound > floor_b) || !open(bound, feature, &face_b) {
                 continue;
             }
             let candidate = self.face_b_axis(j);
+            if record {
+                ws.values_b[j] = candidate.separation;
+            }
             if candidate.separation > floor_b && face_b.is_none_or(|f| candidate.beats(&f)) {
                 if candidate.separation > limit {
-                    let lower_bound = candidate.separation;
-                    return (SatOutcome::Apart { lower_bound }, Some(feature));
+                    return (
+                        SatOutcome::Apart {
+                            lower_bound: candidate.separation,
+                        },
+                        Some(candidate),
+                    );
                 }
                 face_b = Some(candidate);
             }
@@ -812,7 +926,7 @@ impl<'a, T: Real> Test<'a, T> {
         if current.separation > T::zero() {
             // Apart by at most the limit: only GJK gives the distance; the edge axes, which
             // could only raise this lower bound, are not searched.
-            return (SatOutcome::Separated, Some(current.feature));
+            return (SatOutcome::Separated, Some(current));
         }
         // Edge pairs, among edges beside faces whose bounds (with `b₀` and `a₀`) reach the best
         // face (see the module doc; the bound on an arc holds where its faces' are ≤ 0).
@@ -861,9 +975,20 @@ impl<'a, T: Real> Test<'a, T> {
         } else if best.separation > T::zero() {
             SatOutcome::Separated
         } else {
-            SatOutcome::Penetrating(self.contact(&best, ws), self.supports(&best))
+            self.penetrating(&best, ws)
         };
-        (outcome, Some(best.feature))
+        (outcome, Some(best))
+    }
+
+    /// The outcome of a winning axis that separates the cores by at most 0: its contact and
+    /// the supporting features it found.
+    fn penetrating(&self, best: &Best<T>, ws: &mut SatWorkspace<T>) -> SatOutcome<T> {
+        let (contact, on_plane) = self.contact(best, ws);
+        let supports = SupportHints {
+            witness_on_plane: on_plane,
+            ..self.supports(best)
+        };
+        SatOutcome::Penetrating(contact, supports)
     }
 
     /// What the winning axis tells of the supporting features along it: a face axis's own face
@@ -888,17 +1013,28 @@ impl<'a, T: Real> Test<'a, T> {
         hints
     }
 
-    /// The contact of the winning axis (separation ≤ 0): normal, depth and witnesses.
-    fn contact(&self, best: &Best<T>, ws: &mut SatWorkspace<T>) -> LocalContact<T> {
+    /// The contact of the winning axis (separation ≤ 0): normal, depth and witnesses — and the
+    /// face they were left on when the support point's image falls outside it and the
+    /// manifold is to clip ([`Witnesses::ByManifold`]).
+    fn contact(
+        &self,
+        best: &Best<T>,
+        ws: &mut SatWorkspace<T>,
+    ) -> (LocalContact<T>, Option<WinningFace>) {
         let n = best.axis;
         let s = best.separation;
         let pos12 = self.input.pos12;
+        let by_manifold = self.input.witnesses == Witnesses::ByManifold;
+        let mut on_plane = None;
         let (point1, point2) = match best.feature {
             SatFeature::FaceA(i) => {
                 let i = i as usize;
                 let on_b = best.on_b;
                 let on_a = on_b - n * (n.dot(&on_b.coords) - self.input.a.face(i).1);
                 if self.input.a.depth_in_face(i, &on_a) >= -self.tie {
+                    (on_a, on_b)
+                } else if by_manifold {
+                    on_plane = Some(WinningFace::A);
                     (on_a, on_b)
                 } else {
                     let dir = pos12.rotation.inverse_transform_vector(&-n);
@@ -917,6 +1053,9 @@ impl<'a, T: Real> Test<'a, T> {
                 let on_b = on_a + n * s;
                 let in_b = pos12.inverse_transform_point(&on_b);
                 if self.input.b.depth_in_face(j, &in_b) >= -self.tie {
+                    (on_a, on_b)
+                } else if by_manifold {
+                    on_plane = Some(WinningFace::B);
                     (on_a, on_b)
                 } else {
                     // In B's frame, where B's face is the reference and A incident.
@@ -947,44 +1086,106 @@ impl<'a, T: Real> Test<'a, T> {
                 }
             }
         };
-        LocalContact::exact(point1, point2, UnitVector::new_unchecked(n), s)
+        (
+            LocalContact::exact(point1, point2, UnitVector::new_unchecked(n), s),
+            on_plane,
+        )
     }
 
     /// The vertex of `ws.feature` (the incident feature, in the reference face's frame) deepest
     /// along `−normal` among those left after clipping it to `ws.planes` (the reference face's
     /// side planes, loosened by the tie tolerance); `None` when nothing is left.
     fn deepest_over(&self, normal: &Vector<T>, ws: &mut SatWorkspace<T>) -> Option<Point<T>> {
-        let label = Label {
-            reference: FeatureId::Face(0),
-            incident: FeatureId::Face(0),
-        };
-        ws.polygon.clear();
-        ws.polygon
-            .extend(ws.feature.vertices.iter().map(|&point| ClipVertex {
-                point,
-                label,
-                edge: Along::Incident(FeatureId::Face(0)),
-            }));
-        for plane in &mut ws.planes {
-            let len = plane.normal.norm();
-            if len > T::zero() {
-                plane.normal /= len;
-                plane.origin += plane.normal * self.tie;
-            }
-        }
-        clip_against_planes(
+        deepest_inside(
+            &ws.feature.vertices,
+            &mut ws.planes,
+            self.tie,
+            &-normal,
             &mut ws.polygon,
-            &ws.planes,
-            FeatureId::Face(0),
             &mut ws.scratch,
-        );
-        ws.polygon.iter().map(|v| v.point).fold(
-            None,
-            |deepest: Option<Point<T>>, p| match deepest {
-                Some(d) if d.coords.dot(normal) <= p.coords.dot(normal) => Some(d),
-                _ => Some(p),
-            },
         )
+    }
+}
+
+/// Scratch space of [`witness_over_face`].
+#[derive(Debug, Default)]
+pub(crate) struct WitnessWorkspace<T: Real> {
+    features: [SupportFeature<T>; 2],
+    planes: Vec<SidePlane<T>>,
+    polygon: Vec<ClipVertex<T>>,
+    scratch: Vec<ClipVertex<T>>,
+}
+
+/// The exact witnesses of a separating-axis contact between polytope cores whose witnesses the
+/// query left on `face`'s plane ([`Witnesses::ByManifold`]): as [`Witnesses::Exact`] finds
+/// them, on the cores — the deepest point of the other core's supporting feature over the
+/// face (clipped to the face's side planes, loosened by `slack`), then grown by the shapes'
+/// radii along the normal, `dist` apart along it. The contact as it is when a shape is not a
+/// polytope core, the face is not a polygon here, or nothing is left of the clip (rounding).
+///
+/// What the query found along the normal (`supports`: the winning face of a hull, the other
+/// hull's support vertex) is used instead of searching again.
+pub(crate) fn witness_over_face<T: Real>(
+    (shape1, shape2, pos12): (&Shape<T>, &Shape<T>, &Isometry<T>),
+    (contact, supports): (&LocalContact<T>, &SupportHints),
+    face: WinningFace,
+    slack: T,
+    ws: &mut WitnessWorkspace<T>,
+) -> LocalContact<T> {
+    let ((core1, radius1), (core2, radius2)) = (shape1.core(), shape2.core());
+    let (Some(a), Some(b)) = (Polytope::of(&core1), Polytope::of(&core2)) else {
+        return *contact;
+    };
+    let n = contact.normal.into_inner();
+    let [feature1, feature2] = &mut ws.features;
+    a.support_feature_hinted(&n, (supports.faces[0], supports.vertices[0]), feature1);
+    b.support_feature_hinted(
+        &pos12.rotation.inverse_transform_vector(&-n),
+        (supports.faces[1], supports.vertices[1]),
+        feature2,
+    );
+    feature2.transform_by(pos12);
+    let (reference, incident, toward) = match face {
+        WinningFace::A => (&*feature1, &*feature2, n),
+        WinningFace::B => (&*feature2, &*feature1, -n),
+    };
+    let rv = &reference.vertices;
+    if rv.len() < 3 {
+        return *contact;
+    }
+    ws.planes.clear();
+    for k in 0..rv.len() {
+        ws.planes.push(SidePlane {
+            origin: rv[k],
+            normal: (rv[(k + 1) % rv.len()] - rv[k]).cross(&toward),
+            feature: FeatureId::Face(0),
+            ends: [0, 0],
+        });
+    }
+    let Some(deepest) = deepest_inside(
+        &incident.vertices,
+        &mut ws.planes,
+        slack,
+        &-toward,
+        &mut ws.polygon,
+        &mut ws.scratch,
+    ) else {
+        return *contact;
+    };
+    let (point1, point2) = match face {
+        WinningFace::A => {
+            let point2 = deepest - n * radius2;
+            (point2 - n * contact.dist, point2)
+        }
+        WinningFace::B => {
+            let point1 = deepest + n * radius1;
+            (point1, point1 + n * contact.dist)
+        }
+    };
+    LocalContact {
+        point1,
+        point2,
+        ..*contact
     }
 }
 
@@ -1157,9 +1358,10 @@ mod tests {
                 pos12: &pos12,
                 limit: T::zero(),
                 sizes,
+                witnesses: Witnesses::Exact,
             };
             let mut cache = SatCache::EMPTY;
-            let (sat, _) = polytope_contact(&input, &mut cache, &mut workspace.sat);
+            let (sat, ..) = polytope_contact(&input, &mut cache, None, &mut workspace.sat);
             let gjk_input = CoreInput {
                 shape1: &ca,
                 radius1: T::zero(),

@@ -125,6 +125,77 @@ pub fn random_rotation(rng: &mut Pcg64) -> UnitQuaternion<f64> {
     UnitQuaternion::from_scaled_axis(random_unit(rng) * rng.random_range(0.0..std::f64::consts::PI))
 }
 
+/// The polytopes of the separating-axis tests, named: box, rounded box, triangle, a 20-point
+/// and a 64-point hull, a flat hull (a polygon).
+pub fn polytopes() -> Vec<(&'static str, Shape<f64>)> {
+    let zoo = zoo();
+    let pick = |name: &str| {
+        zoo.iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, s)| s.clone())
+            .expect("in the zoo")
+    };
+    let mut r = rng(64);
+    let sphere: Vec<Point<f64>> = (0..64)
+        .map(|_| Point::from(random_unit(&mut r) * 0.45))
+        .collect();
+    let polygon: Vec<Point<f64>> = (0..7)
+        .map(|k| {
+            let a = f64::from(k) * 0.9;
+            Point::new(0.5 * a.cos(), 0.02 * a.sin(), 0.4 * a.sin())
+        })
+        .collect();
+    let polygon: Vec<Point<f64>> = polygon.iter().map(|p| Point::new(p.x, 0.0, p.z)).collect();
+    vec![
+        ("cuboid", pick("cuboid")),
+        ("round_cuboid", pick("round_cuboid")),
+        ("triangle", pick("triangle")),
+        ("convex", pick("convex")),
+        ("hull64", Shape::convex(&sphere).expect("valid")),
+        ("polygon", Shape::convex(&polygon).expect("valid")),
+    ]
+}
+
+/// The support gap of `a` (at the origin) and `b` (at `pos12`) along `n` (A → B): the signed
+/// distance when `n` is a minimising normal.
+pub fn support_gap(a: &Shape<f64>, b: &Shape<f64>, pos12: &Iso, n: &V) -> f64 {
+    use nphase_shapes::SupportMap;
+    -a.local_support_point(n).coords.dot(n) - b.support_point(pos12, &-n).coords.dot(&-n)
+}
+
+/// Whether a shortcut's contact agrees with a cold query's within `tol`: both or neither
+/// (unless the distance is within `tol` of `prediction`), the same signed distance, and the
+/// shortcut's normal a minimiser (its support gap is the cold distance).
+pub fn agrees_with_cold(
+    (a, b, pos12): (&Shape<f64>, &Shape<f64>, &Iso),
+    contact: Option<nphase_pipeline::LocalContact<f64>>,
+    cold: Option<nphase_pipeline::LocalContact<f64>>,
+    prediction: f64,
+    tol: f64,
+) -> Result<(), String> {
+    match (contact, cold) {
+        (Some(c), Some(k)) => {
+            if (c.dist - k.dist).abs() > tol {
+                return Err(format!("{c:?} vs cold {k:?}"));
+            }
+            let along = support_gap(a, b, pos12, &c.normal.into_inner());
+            if (along - k.dist).abs() > tol {
+                return Err(format!("the normal's gap {along} vs cold {}", k.dist));
+            }
+            Ok(())
+        }
+        (None, None) => Ok(()),
+        (c, k) => {
+            let dist = c.or(k).map_or(f64::NAN, |x| x.dist);
+            if (dist - prediction).abs() <= tol {
+                Ok(())
+            } else {
+                Err(format!("{c:?} vs cold {k:?}"))
+            }
+        }
+    }
+}
+
 /// B's pose for shapes A (at `pose_a`) and B (rotated by `rot_b`) whose signed distance is
 /// about `target` (negative: penetrating): B starts far along unit `dir` (world) and is moved
 /// along the contact normal to close the gap.
@@ -215,7 +286,7 @@ pub fn fixed_config(cases: u32, seed: u64) -> proptest::test_runner::Config {
 }
 
 /// Builds `input`'s manifold again without the query's hand-over ([`SupportHints`]: every
-/// supporting feature searched for) and checks that `points` and `history` — built with it —
+/// supporting feature searched for, the witness left on a face's plane still found by clipping) and checks that `points` and `history` — built with it —
 /// are the same: positions, distances, ids and history bit for bit (impulses aside, which the
 /// per-pair unit carries over after building).
 pub fn same_without_hand_over(
@@ -227,7 +298,12 @@ pub fn same_without_hand_over(
     let mut searched = arrayvec::ArrayVec::new();
     let searched_history = build_manifold(
         &ManifoldInput {
-            supports: SupportHints::default(),
+            // Every feature searched for; a witness the query left on a face's plane is still
+            // the manifold's to find (that is not a search the hand-over saves).
+            supports: SupportHints {
+                witness_on_plane: input.supports.witness_on_plane,
+                ..SupportHints::default()
+            },
             ..*input
         },
         workspace,
