@@ -540,8 +540,9 @@ pub(crate) struct SatWorkspace<T: Real> {
     /// Upper bounds on the separation along each face of A, and of B.
     bounds_a: Vec<T>,
     bounds_b: Vec<T>,
-    /// B's edges that survive the bounds, in A's frame.
+    /// B's edges that survive the bounds, in A's frame (and A's, for a certificate).
     edges_b: Vec<(usize, Edge<T>)>,
+    edges_a: Vec<(usize, Edge<T>)>,
     /// For a certificate: each face's exact separation where it was evaluated, else its bound
     /// (A's, B's), and the points of B (A's frame) and of A (B's frame) of the bounds.
     values_a: Vec<T>,

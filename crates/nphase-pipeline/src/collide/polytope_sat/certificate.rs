@@ -50,7 +50,7 @@
 use nphase_math::{Isometry, Point, Real};
 use num_traits::Float;
 
-use super::{Best, Polytope, SatWorkspace, Test};
+use super::{Best, Edge, Polytope, SatWorkspace, Test};
 
 /// The largest margin `κ`, as a fraction of the sum of the two cores' sizes (a pair's first
 /// certificate, and pairs that move fast).
@@ -85,8 +85,11 @@ pub struct SatCertificate<T: Real> {
     reach: [T; 2],
     faces_a: Vec<u16>,
     faces_b: Vec<u16>,
+    /// Hot edges of A and of B, and the hot edge pairs whose arcs may cross while the
+    /// certificate holds (indices into the two lists).
     edges_a: Vec<u16>,
     edges_b: Vec<u16>,
+    edge_pairs: Vec<(u16, u16)>,
     /// Frames certified since the last full test.
     uses: u16,
     /// Tests (certified or full) since `pos12` was taken, and whether it was.
@@ -111,6 +114,7 @@ impl<T: Real> SatCertificate<T> {
             faces_b: Vec::new(),
             edges_a: Vec::new(),
             edges_b: Vec::new(),
+            edge_pairs: Vec::new(),
             uses: 0,
             frames: 0,
             posed: false,
@@ -164,6 +168,24 @@ impl<T: Real> SatCertificate<T> {
         );
         moved + T::lit(16.0) * T::TOLERANCES.epsilon * (t.norm() + t0.norm() + reach_a + reach_b)
     }
+}
+
+/// Whether the arcs of `ea` (A's) and `eb` (B's, in A's frame) may cross after B turns by a
+/// chord of at most `chord`: [`Test::edge_axis`]'s sign tests, each loosened by how far its
+/// dot product can move.
+fn may_cross<T: Real>(ea: &Edge<T>, eb: &Edge<T>, chord: T) -> bool {
+    let (da, db) = (ea.dir, eb.dir);
+    let [a1, a2] = ea.normals;
+    let [b1, b2] = eb.normals;
+    let (ca1, ca2) = (da.dot(&b1), da.dot(&b2));
+    let (cb1, cb2) = (db.dot(&a1), db.dot(&a2));
+    let (slack_a, slack_b) = (da.norm() * chord, db.norm() * chord);
+    // Two dot products of the same sign, both farther from 0 than their slack, keep it.
+    let stays =
+        |x: T, sx: T, y: T, sy: T| x * y > T::zero() && Float::abs(x) > sx && Float::abs(y) > sy;
+    !(stays(ca1, slack_a, ca2, slack_a)
+        || stays(cb1, slack_b, cb2, slack_b)
+        || stays(cb1, slack_b, ca1, slack_a))
 }
 
 /// The largest distance of a point of `p` from its origin.
@@ -243,7 +265,26 @@ impl<T: Real> Test<'_, T> {
             };
         hot_edges(a, &ws.bounds_a, &ws.b0, &mut cert.edges_a);
         hot_edges(b, &ws.bounds_b, &ws.a0_in_b, &mut cert.edges_b);
-        if cert.edges_a.len() * cert.edges_b.len() > MAX_HOT_EDGE_PAIRS {
+        // Of the hot edge pairs, those whose arcs may cross while the certificate holds: the
+        // relative rotation then moves B's vectors by a chord of at most `κ / (2 ρ)` (the
+        // motion bound stays below `κ / 2`), so each dot product of the crossing test moves by
+        // at most that times the lengths; a pair whose test fails by more stays apart.
+        let reach_far = Float::max(
+            cert.reach[1],
+            cert.reach[0] + cert.pos12.translation.vector.norm(),
+        );
+        let chord = margin / (reach_far + reach_far);
+        cert.edge_pairs.clear();
+        for (k, &i) in cert.edges_a.iter().enumerate() {
+            let ea = a.edge(usize::from(i));
+            for (m, &j) in cert.edges_b.iter().enumerate() {
+                let eb = self.edge_b(usize::from(j));
+                if may_cross(&ea, &eb, chord) {
+                    cert.edge_pairs.push((k as u16, m as u16));
+                }
+            }
+        }
+        if cert.edge_pairs.len() > MAX_HOT_EDGE_PAIRS {
             return;
         }
         cert.separation = best.separation;
@@ -286,16 +327,23 @@ impl<T: Real> Test<'_, T> {
         });
         let current = face_b.unwrap_or(face_a);
         let floor = current.separation + tie;
-        ws.edges_b.clear();
-        ws.edges_b.extend(cert.edges_b.iter().map(|&j| {
-            let j = usize::from(j);
-            (j, self.edge_b(j))
-        }));
+        // Each edge once (B's in A's frame), then the pairs.
         let mut edge: Option<Best<T>> = None;
-        for &i in &cert.edges_a {
-            let (i, ea) = (usize::from(i), self.input.a.edge(usize::from(i)));
-            for (j, eb) in &ws.edges_b {
-                if let Some(c) = self.edge_axis(i, &ea, *j, eb)
+        if !cert.edge_pairs.is_empty() {
+            ws.edges_b.clear();
+            ws.edges_b.extend(cert.edges_b.iter().map(|&j| {
+                let j = usize::from(j);
+                (j, self.edge_b(j))
+            }));
+            ws.edges_a.clear();
+            ws.edges_a.extend(cert.edges_a.iter().map(|&i| {
+                let i = usize::from(i);
+                (i, self.input.a.edge(i))
+            }));
+            for &(k, m) in &cert.edge_pairs {
+                let (i, ea) = &ws.edges_a[usize::from(k)];
+                let (j, eb) = &ws.edges_b[usize::from(m)];
+                if let Some(c) = self.edge_axis(*i, ea, *j, eb)
                     && c.separation > floor
                 {
                     edge = beat(c, edge);
