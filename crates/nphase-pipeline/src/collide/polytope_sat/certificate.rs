@@ -28,7 +28,7 @@
 //! Along an axis fixed in A's frame (a face of A, an axis on an edge of A's arc) the
 //! separation changes by at most `m_B`; along one fixed in B's frame (a face of B, an axis on
 //! B's arc) by at most `m_A`. So at `P` every feature that is not hot separates by less than
-//! `L = s* − κ + Δ`, `Δ = min`-free `max(m_A, m_B)` (rounded up as in `pair.rs`).
+//! `L = s* − κ + Δ`, `Δ = max(m_A, m_B)` (rounded up as in `pair.rs`).
 //!
 //! **The certificate.** At `P` the hot features are tested exactly, with the full test's rules
 //! (a face of B replaces the best face of A when better by more than the tie, an edge pair the
@@ -39,13 +39,24 @@
 //! no longer be told from the rest: it only ever separates by at least `s* − Δ`), the full test
 //! runs and, for a pair still overlapping, makes a new certificate.
 //!
+//! **Which hot edge pairs are tested.** While the certificate holds, `2Δ < κ`, so the relative
+//! rotation since `P₀` moves any unit vector of B by a chord of at most `κ / (2ρ)`, with `ρ`
+//! the larger of `ρ_B` and `ρ_A + |t₀|`. The crossing test of two arcs is three sign tests of
+//! dot products between a vector of A and one of B; each moves by at most that chord times the
+//! vectors' lengths. A hot pair whose test fails at `P₀` by more than that (both products of a
+//! test of one sign and farther from 0 than their slack) cannot cross before the certificate
+//! expires, and is not tested.
+//!
 //! # When it is kept
 //! Every full test of an overlapping pair could leave a certificate, but collecting the hot
 //! features costs a pass over the faces and edges, and a pair that moves by `Δ` a frame keeps a
-//! certificate for about `(κ − tie)/(2Δ)` frames. A certificate that served fewer than
-//! [`MIN_USES`] frames makes the next [`BACKOFF`] full tests skip the collection, so a fast
-//! pair pays for it once in a while, and a resting or slowly moving pair (a stack under
-//! solver jitter) tests a handful of features instead of the whole of both shapes.
+//! certificate for about `(κ − tie)/(2Δ)` frames. So `κ` is sized to the pair's own motion:
+//! [`MARGIN_FRAMES`] frames of the motion bound per frame measured since the last collection
+//! (between [`MIN_MARGIN_TIES`] ties and [`MARGIN`] of the size; the largest for a pair's first
+//! certificate), which keeps the hot features few for a slow pair. A certificate that served
+//! fewer than [`MIN_USES`] frames makes the next [`BACKOFF`] full tests skip the collection,
+//! so a fast pair pays for it once in a while, and a resting or slowly moving pair (a stack
+//! under solver jitter) tests a handful of features instead of the whole of both shapes.
 
 use nphase_math::{Isometry, Point, Real};
 use num_traits::Float;
