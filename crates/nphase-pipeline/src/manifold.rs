@@ -337,11 +337,7 @@ pub fn build_manifold<T: Real>(
         Some(face) => {
             // The query left the witness to this clipping: needed only where the clipped
             // points do not reach the contact's depth (the other side's face was the reference).
-            let deepest = ws
-                .candidates
-                .iter()
-                .fold(T::infinity(), |m, c| Float::min(m, c.dist));
-            if ws.candidates.is_empty() || deepest > contact.dist + accuracy {
+            if !reach_depth(&ws.candidates, contact, accuracy) {
                 let witness = witness_over_face(
                     (input.shape1, input.shape2, input.pos12),
                     (contact, &input.supports),
@@ -398,10 +394,7 @@ fn add_witness<T: Real>(
         id: ContactId::new(ws.feature1.id, ws.feature2.id),
         previous_rank: None,
     };
-    let deepest = ws
-        .candidates
-        .iter()
-        .fold(T::infinity(), |m, c| Float::min(m, c.dist));
+    let reached = reach_depth(&ws.candidates, contact, accuracy);
     match ws
         .candidates
         .iter_mut()
@@ -416,11 +409,20 @@ fn add_witness<T: Real>(
             }
         }
         None => {
-            if ws.candidates.is_empty() || deepest > contact.dist + accuracy {
+            if !reached {
                 ws.candidates.push(witness);
             }
         }
     }
+}
+
+/// Whether some clipped point is as deep as the exact contact (within `accuracy`).
+fn reach_depth<T: Real>(
+    candidates: &[PointCandidate<T>],
+    contact: &LocalContact<T>,
+    accuracy: T,
+) -> bool {
+    candidates.iter().any(|c| c.dist <= contact.dist + accuracy)
 }
 
 /// `shape`'s supporting feature along `dir` (its own frame), into `out`: for a hull, the face

@@ -583,9 +583,6 @@ pub(crate) fn polytope_contact<T: Real>(
     ws: &mut SatWorkspace<T>,
 ) -> (SatOutcome<T>, bool, bool) {
     let test = Test::new(input);
-    if let Some(Some(cert)) = certificate.as_deref_mut() {
-        cert.count_frame();
-    }
     if let Some(Some(cert)) = certificate.as_deref_mut()
         && let Some(best) = test.certified(cert, ws)
     {

@@ -134,11 +134,6 @@ impl<T: Real> SatCertificate<T> {
         }
     }
 
-    /// Whether it holds a certificate now.
-    pub fn is_valid(&self) -> bool {
-        self.valid
-    }
-
     /// Whether the next full test (at `pos12`) should collect a certificate: not while backing
     /// off after certificates that did not last. Measures the pair's motion per frame since the
     /// last certificate (the next one's margin).
@@ -161,7 +156,7 @@ impl<T: Real> SatCertificate<T> {
     }
 
     /// Counts a test of the pair (the motion per frame is measured over them).
-    pub(crate) fn count_frame(&mut self) {
+    fn count_frame(&mut self) {
         self.frames = self.frames.saturating_add(1);
     }
 
@@ -306,12 +301,14 @@ impl<T: Real> Test<'_, T> {
     /// The full test's winner at this pose, if `cert` certifies it (see the module doc): the
     /// best of the hot features, when every other feature is proven below it by more than the
     /// tie and it separates the cores by at most 0. `None` otherwise (the certificate is then
-    /// spent: the caller runs the full test).
+    /// spent: the caller runs the full test). Counts the test either way (the motion per frame
+    /// is measured over them).
     pub(super) fn certified(
         &self,
         cert: &mut SatCertificate<T>,
         ws: &mut SatWorkspace<T>,
     ) -> Option<Best<T>> {
+        cert.count_frame();
         if !cert.valid {
             return None;
         }
