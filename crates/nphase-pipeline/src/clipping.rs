@@ -161,12 +161,17 @@ fn clip_loop<T: Real>(
     cut: &Cut<'_, T>,
     out: &mut Vec<ClipVertex<T>>,
 ) {
-    let n = polygon.len();
-    for i in 0..n {
-        let current = polygon[i];
-        let next = polygon[(i + 1) % n];
-        let d_current = height(plane, &current.point);
-        let d_next = height(plane, &next.point);
+    let Some(first) = polygon.first() else {
+        return;
+    };
+    let d_first = height(plane, &first.point);
+    let mut d_current = d_first;
+    for (i, &current) in polygon.iter().enumerate() {
+        // Each vertex's height once: the edge from the last vertex closes the loop.
+        let (next, d_next) = match polygon.get(i + 1) {
+            Some(next) => (*next, height(plane, &next.point)),
+            None => (*first, d_first),
+        };
         match (d_current <= T::zero(), d_next <= T::zero()) {
             (true, true) => out.push(current),
             // Leaving: the edge is cut, and the polygon continues along the plane.
@@ -180,6 +185,7 @@ fn clip_loop<T: Real>(
             (false, true) => out.push(crossing(&current, &next, d_current, d_next, cut)),
             (false, false) => {}
         }
+        d_current = d_next;
     }
 }
 

@@ -537,13 +537,14 @@ impl<T: Real> ConvexPolyhedron<T> {
                             .is_some_and(|k| row[(k + 1) % n] == w || row[(k + n - 1) % n] == w)
                     })
                 };
-                let better = |f: u32, b: u32| (holds_edge(f), dot(f)) > (holds_edge(b), dot(b));
-                Some(
-                    faces
-                        .iter()
-                        .copied()
-                        .fold(faces[0], |b, f| if better(f, b) { f } else { b }),
-                )
+                // Each face's key once: the first of the faces with the largest.
+                let key = |f: u32| (holds_edge(f), dot(f));
+                let first = (faces[0], key(faces[0]));
+                let best = faces[1..].iter().fold(first, |best, &f| {
+                    let k = key(f);
+                    if k > best.1 { (f, k) } else { best }
+                });
+                Some(best.0)
             }
             2 => Some(u32::from(self.face_normals[0].dot(dir) < T::zero())),
             _ => None,

@@ -549,6 +549,8 @@ pub(crate) struct SatWorkspace<T: Real> {
     values_b: Vec<T>,
     b0: Point<T>,
     a0_in_b: Point<T>,
+    /// A certificate's renumbering of its hot edges.
+    renumbered: Vec<u16>,
     feature: SupportFeature<T>,
     planes: Vec<SidePlane<T>>,
     polygon: Vec<ClipVertex<T>>,
