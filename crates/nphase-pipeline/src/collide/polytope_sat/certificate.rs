@@ -96,8 +96,8 @@ pub struct SatCertificate<T: Real> {
     reach: [T; 2],
     faces_a: Vec<u16>,
     faces_b: Vec<u16>,
-    /// Hot edges of A and of B, and the hot edge pairs whose arcs may cross while the
-    /// certificate holds (indices into the two lists).
+    /// The hot edge pairs whose arcs may cross while the certificate holds (indices into the
+    /// two lists), and the edges of A and of B that they name.
     edges_a: Vec<u16>,
     edges_b: Vec<u16>,
     edge_pairs: Vec<(u16, u16)>,
