@@ -30,6 +30,10 @@ pub trait Real:
     /// Widens (or keeps) this value as an `f64`; exact for both precisions.
     fn as_f64(self) -> f64;
 
+    /// The value's bits (an `f32`'s in the low half): equal bits are the same value, sign
+    /// included (`==` does not tell −0 from +0).
+    fn bits(self) -> u64;
+
     /// The shortest decimal that rounds to this value in its own precision, as an `f64`: what
     /// a person wrote (an `f32` `1e-7` is `1e-7`, not `1.0000000116860974e-7`). For messages.
     fn as_decimal(self) -> f64 {
@@ -155,6 +159,10 @@ impl<T: Real> Tolerances<T> {
 
 impl Real for f32 {
     const ZERO: f32 = 0.0;
+
+    fn bits(self) -> u64 {
+        u64::from(f32::to_bits(self))
+    }
     const RANGE: InputRange<f32> = InputRange {
         max_length: 1.0e8,
         min_length: 1.0e-6,
@@ -188,6 +196,10 @@ impl Real for f32 {
 
 impl Real for f64 {
     const ZERO: f64 = 0.0;
+
+    fn bits(self) -> u64 {
+        f64::to_bits(self)
+    }
     const RANGE: InputRange<f64> = InputRange {
         max_length: 1.0e60,
         min_length: 1.0e-60,

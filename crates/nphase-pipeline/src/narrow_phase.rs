@@ -6,6 +6,19 @@
 //! [`PairState`], the manifold, and the carry-over of the solver's impulses from last frame's
 //! points with the same ids).
 //!
+//! **Colliders that did not move.** Before the pairs, one pass over the colliders marks those
+//! whose id and pose are, bit for bit, the last update's at the same index. A pair of two such
+//! colliders was brought up to date at these very poses by the last update, so its `pos12` and
+//! everything [`update_manifold`] would answer are the same as then: it repeats the last
+//! update's certified shortcut (an `Unchanged` manifold, or `Apart` again) without computing
+//! `pos12`, and is counted as that shortcut. Only a record the last update computed takes
+//! it (a new pair has none), and the pass runs after the input is validated, so a refused
+//! update leaves the last one's colliders in place. When the colliders keep their ids and the
+//! pairs are the last update's, the records are matched without looking at their keys; when,
+//! besides, no collider moved, every pair repeats its shortcut, and the pairs run on the
+//! calling thread (a few dozen nanoseconds a pair, less than handing chunks to a second
+//! thread costs). Which thread runs a pair never changes its answer.
+//!
 //! # Persistent state
 //! Each pair keeps its [`PairState`] and last frame's manifold (whose points carry the impulses
 //! the engine wrote into them through [`NarrowPhase::manifolds_mut`]), keyed by the colliders'
@@ -31,6 +44,7 @@ use num_traits::Float;
 use rayon::prelude::*;
 
 use crate::manifold::ContactManifold;
+use crate::pair::{bitwise_equal, reused};
 use crate::query::{pose_is_finite, translation_beyond_range};
 use crate::{ContactQuality, PairInput, PairState, PairWorkspace, Reuse, update_manifold};
 
@@ -226,11 +240,13 @@ impl core::ops::Add for StepStats {
     }
 }
 
-/// A pair's record: its key and its state.
+/// A pair's record: its key, its state, and which shortcut its last update took.
 #[derive(Clone, Debug)]
 struct PairRecord<T: Real> {
     key: (u64, u64),
     state: PairState<T>,
+    /// How the pair's last update ended (`Computed` for a new pair).
+    reuse: Reuse,
 }
 
 /// The contact pipeline; see the module doc.
@@ -247,6 +263,12 @@ pub struct NarrowPhase<T: Real> {
     next_records: Vec<PairRecord<T>>,
     next_manifolds: Vec<ContactManifold<T>>,
     index: HashMap<(u64, u64), u32>,
+    /// Each collider's id and pose at the last update, by index.
+    last_colliders: Vec<(u64, Isometry<T>)>,
+    /// Whether each collider of this update has the last update's id and, bit for bit, pose.
+    still: Vec<bool>,
+    /// The last update's pairs (the order of `records`).
+    last_pairs: Vec<(usize, usize)>,
     stats: StepStats,
 }
 
@@ -298,6 +320,9 @@ impl<T: Real> NarrowPhase<T> {
             next_records: Vec::new(),
             next_manifolds: Vec::new(),
             index: HashMap::new(),
+            last_colliders: Vec::new(),
+            still: Vec::new(),
+            last_pairs: Vec::new(),
             stats: StepStats::default(),
         })
     }
@@ -341,11 +366,20 @@ impl<T: Real> NarrowPhase<T> {
     ) -> Result<&[ContactManifold<T>], PipelineError> {
         let start = Instant::now();
         validate(colliders, pairs)?;
-        self.match_pairs(colliders, pairs);
+        // Only now that nothing can fail: the last update's colliders and pairs are replaced
+        // by this one's, which the records are about to describe.
+        let (same_ids, all_still) = self.mark_still(colliders);
+        let same_pairs = same_ids && self.last_pairs == pairs;
+        self.match_pairs(colliders, pairs, same_pairs);
+        // Nothing moved and the pairs are the last update's (each of which it computed or
+        // reused): every pair repeats its shortcut, a hundred-odd instructions, which is less
+        // than waking a second thread costs.
+        let inline = all_still && same_pairs;
 
         let chunk = self.config.chunk_size;
         let prediction = self.config.prediction;
         let workspaces = &self.workspaces;
+        let still = &self.still;
         self.qualities.clear();
         self.qualities
             .resize(pairs.len(), ContactQuality::Converged);
@@ -368,10 +402,10 @@ impl<T: Real> NarrowPhase<T> {
                 .zip(pairs)
             {
                 process_pair(
-                    &colliders[a],
-                    &colliders[b],
+                    (&colliders[a], &colliders[b]),
                     prediction,
-                    &mut state.state,
+                    still[a] & still[b],
+                    state,
                     (manifold, quality),
                     &mut ws,
                     &mut stats,
@@ -383,10 +417,10 @@ impl<T: Real> NarrowPhase<T> {
             .pool
             .as_ref()
             .map_or_else(rayon::current_num_threads, |p| p.current_num_threads());
-        // One thread, or one chunk: the chunks run in order on the calling thread. Handing
-        // them to a pool would only add the hand-over (and rayon's injector queue allocates a
+        // One thread, one chunk, or nothing to compute: the chunks run in order on the calling
+        // thread. Handing them to a pool would only add the hand-over (and rayon's injector queue allocates a
         // block every few dozen jobs). The chunks and their results are the same either way.
-        let stats = if threads <= 1 || pairs.len() <= chunk {
+        let stats = if threads <= 1 || pairs.len() <= chunk || inline {
             manifolds
                 .chunks_mut(chunk)
                 .zip(qualities.chunks_mut(chunk))
@@ -425,11 +459,53 @@ impl<T: Real> NarrowPhase<T> {
         Ok(&self.manifolds)
     }
 
+    /// Marks the colliders whose id and pose are, bit for bit, the last update's at the same
+    /// index (`still`), and keeps this update's for the next. Returns whether every collider
+    /// has the last update's id at the same index (and their number is the same), and whether
+    /// every collider is still.
+    fn mark_still(&mut self, colliders: &[Collider<T>]) -> (bool, bool) {
+        let mut same_ids = self.last_colliders.len() == colliders.len();
+        let mut all_still = true;
+        self.last_colliders.truncate(colliders.len());
+        self.still.clear();
+        for (i, c) in colliders.iter().enumerate() {
+            match self.last_colliders.get_mut(i) {
+                Some(last) => {
+                    let same_id = last.0 == c.id;
+                    same_ids &= same_id;
+                    let still = same_id & bitwise_equal(&last.1, &c.pose);
+                    all_still &= still;
+                    self.still.push(still);
+                    if !still {
+                        *last = (c.id, c.pose);
+                    }
+                }
+                None => {
+                    self.still.push(false);
+                    self.last_colliders.push((c.id, c.pose));
+                }
+            }
+        }
+        (same_ids, all_still && same_ids)
+    }
+
     /// Brings each pair's record and last manifold to the pair's position in this frame's
     /// list. A broadphase usually lists the pairs in the same order frame after frame: then
     /// nothing moves. Otherwise the records are looked up by key (a pair absent from the list
     /// loses its record; a new pair starts with a fresh state and an empty manifold).
-    fn match_pairs(&mut self, colliders: &[Collider<T>], pairs: &[(usize, usize)]) {
+    /// `same_pairs`: the pairs are the last update's and every collider has the last update's
+    /// id at the same index, so the records are in order as they are.
+    fn match_pairs(
+        &mut self,
+        colliders: &[Collider<T>],
+        pairs: &[(usize, usize)],
+        same_pairs: bool,
+    ) {
+        if same_pairs {
+            return;
+        }
+        self.last_pairs.clear();
+        self.last_pairs.extend_from_slice(pairs);
         let key = |&(a, b): &(usize, usize)| (colliders[a].id, colliders[b].id);
         let same_order = self.records.len() == pairs.len()
             && self.records.iter().zip(pairs).all(|(r, p)| r.key == key(p));
@@ -455,13 +531,18 @@ impl<T: Real> NarrowPhase<T> {
                         sat_certificate: old.state.sat_certificate.take(),
                         ..old.state
                     };
-                    self.next_records.push(PairRecord { key, state });
+                    self.next_records.push(PairRecord {
+                        key,
+                        state,
+                        reuse: old.reuse,
+                    });
                     self.next_manifolds.push(self.manifolds[k as usize].clone());
                 }
                 None => {
                     self.next_records.push(PairRecord {
                         key,
                         state: PairState::new(),
+                        reuse: Reuse::Computed,
                     });
                     self.next_manifolds.push(ContactManifold::default());
                 }
@@ -511,22 +592,40 @@ fn validate<T: Real>(
 /// One pair: [`update_manifold`] in A's frame, into the pair's manifold and quality slots;
 /// counted into `stats` (in place: a pair whose manifold stands costs a few hundred
 /// instructions, and summing whole records per pair was a tenth of that).
+///
+/// `still`: neither collider moved since the last update, which brought this pair (a record
+/// with a last computation was updated then) up to date at these very poses. Its `pos12` is
+/// then the last one bit for bit, and so is what [`update_manifold`] would answer, without
+/// computing it: `Unchanged` after a computation or an `Unchanged` (`pos12` is the last full
+/// computation's), `Apart` again after an `Apart` (the same test on the same input).
 fn process_pair<T: Real>(
-    a: &Collider<T>,
-    b: &Collider<T>,
+    (a, b): (&Collider<T>, &Collider<T>),
     prediction: T,
-    state: &mut PairState<T>,
+    still: bool,
+    record: &mut PairRecord<T>,
     (manifold, quality): (&mut ContactManifold<T>, &mut ContactQuality),
     ws: &mut PairWorkspace<T>,
     stats: &mut StepStats,
 ) {
-    let input = PairInput {
-        shape1: &a.shape,
-        shape2: &b.shape,
-        pos12: a.pose.inv_mul(&b.pose),
-        prediction,
+    let outcome = match record.state.last {
+        Some(last) if still => {
+            let reuse = match record.reuse {
+                Reuse::Apart => Reuse::Apart,
+                Reuse::Computed | Reuse::Unchanged => Reuse::Unchanged,
+            };
+            reused(&last, reuse, manifold)
+        }
+        _ => {
+            let input = PairInput {
+                shape1: &a.shape,
+                shape2: &b.shape,
+                pos12: a.pose.inv_mul(&b.pose),
+                prediction,
+            };
+            update_manifold(&input, &mut record.state, manifold, ws)
+        }
     };
-    let outcome = update_manifold(&input, state, manifold, ws);
+    record.reuse = outcome.reuse;
     *quality = outcome.quality;
     stats.pairs += 1;
     stats.gjk_iterations += u64::from(outcome.gjk_iterations);
@@ -619,6 +718,99 @@ mod tests {
                 Some(r) => assert_eq!(r, &qualities, "the same for any thread count"),
             }
         }
+    }
+
+    /// Colliders that did not move since the last update take the shortcut: every manifold,
+    /// quality and reuse count is what [`update_manifold`] gives each pair on its own, over
+    /// frames where nothing moves, some colliders move, and the list is reordered.
+    #[test]
+    fn still_colliders_answer_as_the_pair_unit_does() {
+        let base = colliders();
+        let pairs: Vec<_> = (0..base.len() / 2).map(|k| (2 * k, 2 * k + 1)).collect();
+        // Per frame: which colliders move by 1e-4 along x (by index parity), and whether the
+        // list is reversed (the pairs' indices follow).
+        let schedule = [
+            (None, false),
+            (None, false),
+            (Some(1), false),
+            (None, false),
+            (None, true),
+            (None, true),
+            (Some(0), false),
+            (None, false),
+            (Some(1), false),
+            (Some(1), false),
+            (None, false),
+        ];
+        let mut narrow = NarrowPhase::new(NarrowPhaseConfig {
+            threads: 2,
+            chunk_size: 64,
+            ..NarrowPhaseConfig::default()
+        })
+        .expect("valid");
+        let mut reference: Vec<(PairState<f64>, ContactManifold<f64>)> = pairs
+            .iter()
+            .map(|_| (PairState::new(), ContactManifold::default()))
+            .collect();
+        let mut ws = PairWorkspace::new();
+        let mut world = base.clone();
+        let mut shortcuts = 0;
+        for (frame, &(moving, reversed)) in schedule.iter().enumerate() {
+            if let Some(parity) = moving {
+                for (i, c) in world.iter_mut().enumerate() {
+                    if i % 2 == parity {
+                        c.pose.translation.vector.x += 1e-4;
+                    }
+                }
+            }
+            let (list, listed): (Vec<_>, Vec<_>) = if reversed {
+                let n = world.len();
+                let list = world.iter().rev().cloned().collect();
+                (
+                    list,
+                    pairs.iter().map(|&(a, b)| (n - 1 - a, n - 1 - b)).collect(),
+                )
+            } else {
+                (world.clone(), pairs.clone())
+            };
+            narrow.update(&list, &listed).expect("valid input");
+            shortcuts += narrow.still.iter().filter(|&&s| s).count();
+            let mut counts = (0, 0);
+            for (k, &(a, b)) in pairs.iter().enumerate() {
+                let (state, manifold) = &mut reference[k];
+                let input = PairInput {
+                    shape1: &world[a].shape,
+                    shape2: &world[b].shape,
+                    pos12: world[a].pose.inv_mul(&world[b].pose),
+                    prediction: 0.0,
+                };
+                let outcome = update_manifold(&input, state, manifold, &mut ws);
+                counts.0 += u64::from(outcome.reuse == Reuse::Unchanged);
+                counts.1 += u64::from(outcome.reuse == Reuse::Apart);
+                assert_eq!(
+                    narrow.qualities()[k],
+                    outcome.quality,
+                    "frame {frame} pair {k}"
+                );
+                assert_eq!(&narrow.manifolds()[k], manifold, "frame {frame} pair {k}");
+                // The engine writes its impulses into both.
+                for (p, q) in manifold
+                    .points
+                    .iter_mut()
+                    .zip(narrow.manifolds_mut()[k].points.iter_mut())
+                {
+                    p.normal_impulse = frame as f64;
+                    q.normal_impulse = frame as f64;
+                }
+            }
+            let stats = narrow.stats();
+            assert_eq!(
+                (stats.reused_unchanged, stats.reused_apart),
+                counts,
+                "frame {frame}"
+            );
+        }
+        assert!(shortcuts > 0);
     }
 
     #[test]

@@ -259,19 +259,7 @@ pub fn update_manifold<T: Real>(
         .last
         .and_then(|l| certified_reuse(&l, &input.pos12, input.prediction).map(|r| (l, r)))
     {
-        if reuse == Reuse::Apart {
-            manifold.points.clear();
-        }
-        for p in &mut manifold.points {
-            p.persisted = true;
-        }
-        // The answer is the last computation's, and so is its quality.
-        return PairOutcome {
-            reuse,
-            lower_bound: last.lower_bound,
-            quality: last.quality,
-            ..PairOutcome::default()
-        };
+        return reused(&last, reuse, manifold);
     }
     let outcome = query_pair_witnessed(
         input.shape1,
@@ -330,36 +318,61 @@ pub fn update_manifold<T: Real>(
     outcome
 }
 
+/// The answer of a certified shortcut (`reuse` is `Unchanged` or `Apart`): the last full
+/// computation's manifold as it stands, or none; its lower bound and quality.
+pub(crate) fn reused<T: Real>(
+    last: &LastComputation<T>,
+    reuse: Reuse,
+    manifold: &mut ContactManifold<T>,
+) -> PairOutcome<T> {
+    if reuse == Reuse::Apart {
+        manifold.points.clear();
+    }
+    for p in &mut manifold.points {
+        p.persisted = true;
+    }
+    // The answer is the last computation's, and so is its quality.
+    PairOutcome {
+        reuse,
+        lower_bound: last.lower_bound,
+        quality: last.quality,
+        ..PairOutcome::default()
+    }
+}
+
 /// The shortcut the last full computation certifies at `pos12`, if any (see the module doc).
 fn certified_reuse<T: Real>(
     last: &LastComputation<T>,
     pos12: &Isometry<T>,
     prediction: T,
 ) -> Option<Reuse> {
-    // Bitwise: equal values of the same sign (`==` alone does not tell −0 from +0; a NaN is
-    // never the same). Without branches: most pairs at rest take this path.
-    let same = |a: &[T], b: &[T]| {
-        a.iter().zip(b).fold(true, |same, (x, y)| {
-            same & (*x == *y) & (Float::is_sign_negative(*x) == Float::is_sign_negative(*y))
-        })
-    };
-    let (t, t0) = (&pos12.translation.vector, &last.pos12.translation.vector);
-    if same(t.as_slice(), t0.as_slice())
-        && same(
-            pos12.rotation.coords.as_slice(),
-            last.pos12.rotation.coords.as_slice(),
-        )
-    {
+    if bitwise_equal(pos12, &last.pos12) {
         return Some(Reuse::Unchanged);
     }
     if !(last.lower_bound > prediction) {
         return None;
     }
+    let (t, t0) = (&pos12.translation.vector, &last.pos12.translation.vector);
     let turn = pos12.rotation * last.pos12.rotation.inverse();
     let half_sine = turn.imag().norm();
     let moved = (t - t0).norm() + (half_sine + half_sine) * last.reach2;
     let rounding = T::lit(16.0) * T::TOLERANCES.epsilon * (t.norm() + t0.norm() + last.reach2);
     (last.lower_bound - (moved + rounding) > prediction).then_some(Reuse::Apart)
+}
+
+/// Whether two poses are the same bit for bit (`==` alone does not tell −0 from +0). Without
+/// branches: most pairs and colliders at rest ask it.
+pub(crate) fn bitwise_equal<T: Real>(p: &Isometry<T>, q: &Isometry<T>) -> bool {
+    let differ = |a: &[T], b: &[T]| {
+        a.iter()
+            .zip(b)
+            .fold(0, |d, (x, y)| d | (x.bits() ^ y.bits()))
+    };
+    differ(
+        p.translation.vector.as_slice(),
+        q.translation.vector.as_slice(),
+    ) | differ(p.rotation.coords.as_slice(), q.rotation.coords.as_slice())
+        == 0
 }
 
 /// An upper bound on the distance of a point of `shape` (its surface included) from its
