@@ -56,18 +56,15 @@ impl<T: Real> Cuboid<T> {
 
     /// The id of the edge joining vertices `a` and `b` (0..8), which differ in exactly one bit
     /// (numbered as in the type's doc).
-    pub fn edge_id(a: u32, b: u32) -> u32 {
-        debug_assert!(
-            (a ^ b).count_ones() == 1,
-            "vertices {a} and {b} share no edge"
-        );
+    pub const fn edge_id(a: u32, b: u32) -> u32 {
+        debug_assert!((a ^ b).count_ones() == 1, "the two vertices share no edge");
         let k = (a ^ b).trailing_zeros();
         let (u, v) = ((k + 1) % 3, (k + 2) % 3);
         4 * k + (a >> u & 1) + 2 * (a >> v & 1)
     }
 
     /// The four vertex ids of face `face` (0..6), counter-clockwise seen from outside.
-    pub fn face_vertex_ids(face: u32) -> [u32; 4] {
+    pub const fn face_vertex_ids(face: u32) -> [u32; 4] {
         // Each face fixes one bit (its axis); the loop walks the other two bits in an order that
         // turns counter-clockwise about the outward normal: for +x (bit 0 clear) the loop is
         // (+y+z) → (−y+z) → (−y−z) → (+y−z) in (y, z), and so on cyclically.
@@ -75,18 +72,29 @@ impl<T: Real> Cuboid<T> {
         let negative = face % 2 == 1;
         let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
         let fixed = if negative { 1 << axis } else { 0 };
-        let corner = |su: bool, sv: bool| fixed | (u32::from(su) << u) | (u32::from(sv) << v);
         let ccw = [
-            corner(false, false),
-            corner(true, false),
-            corner(true, true),
-            corner(false, true),
+            fixed,
+            fixed | 1 << u,
+            fixed | 1 << u | 1 << v,
+            fixed | 1 << v,
         ];
         if negative {
             [ccw[0], ccw[3], ccw[2], ccw[1]]
         } else {
             ccw
         }
+    }
+
+    /// The edge ids of face `face`'s loop: edge `k` joins vertices `k` and `k + 1` of
+    /// [`Cuboid::face_vertex_ids`].
+    pub const fn face_edge_ids(face: u32) -> [u32; 4] {
+        let ids = Self::face_vertex_ids(face);
+        [
+            Self::edge_id(ids[0], ids[1]),
+            Self::edge_id(ids[1], ids[2]),
+            Self::edge_id(ids[2], ids[3]),
+            Self::edge_id(ids[3], ids[0]),
+        ]
     }
 }
 
@@ -113,6 +121,21 @@ impl<T: Real> SupportMap<T> for Cuboid<T> {
     }
 }
 
+/// Each face's vertex and edge ids ([`Cuboid::face_vertex_ids`], [`Cuboid::face_edge_ids`]),
+/// by face: a supporting face is filled from the table.
+const FACE_LOOPS: [([u32; 4], [u32; 4]); 6] = {
+    let mut loops = [([0; 4], [0; 4]); 6];
+    let mut face = 0;
+    while face < 6 {
+        loops[face] = (
+            Cuboid::<f64>::face_vertex_ids(face as u32),
+            Cuboid::<f64>::face_edge_ids(face as u32),
+        );
+        face += 1;
+    }
+    loops
+};
+
 impl<T: Real> FeatureMap<T> for Cuboid<T> {
     /// The face whose normal is closest to `dir` (the largest `|dir_k|`, lowest axis on ties).
     fn local_support_feature(&self, dir: &Vector<T>, out: &mut SupportFeature<T>) {
@@ -129,9 +152,7 @@ impl<T: Real> FeatureMap<T> for Cuboid<T> {
             FeatureId::Face(face),
             nphase_math::UnitVector::new_unchecked(normal),
         );
-        let ids = Self::face_vertex_ids(face);
-        for (k, &id) in ids.iter().enumerate() {
-            out.push_with_edge(self.vertex(id), id, Self::edge_id(id, ids[(k + 1) % 4]));
-        }
+        let (ids, edges) = &FACE_LOOPS[face as usize];
+        out.set_polygon(ids.map(|id| self.vertex(id)), ids, edges);
     }
 }

@@ -109,6 +109,19 @@ impl<T: Real> SupportFeature<T> {
         self.edge_ids.clear();
     }
 
+    /// Sets the vertices of a face (after [`SupportFeature::reset`]): its loop's points, their
+    /// ids, and the ids of the edges from each to the next.
+    pub fn set_polygon<const N: usize>(
+        &mut self,
+        vertices: [Point<T>; N],
+        vertex_ids: &[u32; N],
+        edge_ids: &[u32; N],
+    ) {
+        self.vertices.extend_from_slice(&vertices);
+        self.vertex_ids.extend_from_slice(vertex_ids);
+        self.edge_ids.extend_from_slice(edge_ids);
+    }
+
     /// Appends a vertex with its id (for a vertex feature, or an edge or face whose edge ids
     /// are pushed with [`SupportFeature::push_edge`]).
     pub fn push(&mut self, point: Point<T>, id: u32) {
