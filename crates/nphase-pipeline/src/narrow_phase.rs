@@ -365,11 +365,15 @@ impl<T: Real> NarrowPhase<T> {
         pairs: &[(usize, usize)],
     ) -> Result<&[ContactManifold<T>], PipelineError> {
         let start = Instant::now();
-        validate(colliders, pairs)?;
+        let (same_ids, all_still) = self.check_colliders(colliders)?;
+        let same_pairs = same_ids && self.last_pairs == pairs;
+        // The last update's pairs were checked against as many colliders.
+        if !same_pairs {
+            validate_pairs(colliders.len(), pairs)?;
+        }
         // Only now that nothing can fail: the last update's colliders and pairs are replaced
         // by this one's, which the records are about to describe.
-        let (same_ids, all_still) = self.mark_still(colliders);
-        let same_pairs = same_ids && self.last_pairs == pairs;
+        self.keep_colliders(colliders, all_still);
         self.match_pairs(colliders, pairs, same_pairs);
         // Nothing moved and the pairs are the last update's (each of which it computed or
         // reused): every pair repeats its shortcut, a hundred-odd instructions, which is less
@@ -459,34 +463,67 @@ impl<T: Real> NarrowPhase<T> {
         Ok(&self.manifolds)
     }
 
-    /// Marks the colliders whose id and pose are, bit for bit, the last update's at the same
-    /// index (`still`), and keeps this update's for the next. Returns whether every collider
-    /// has the last update's id at the same index (and their number is the same), and whether
-    /// every collider is still.
-    fn mark_still(&mut self, colliders: &[Collider<T>]) -> (bool, bool) {
+    /// Checks every collider's pose (a NaN or infinite component, a translation beyond the
+    /// input range: the error names the collider) and marks the colliders whose id and pose
+    /// are, bit for bit, the last update's at the same index (`still`), in one pass. Returns
+    /// whether every collider has the last update's id at the same index (and their number is
+    /// the same), and whether, besides, every collider is still.
+    fn check_colliders(
+        &mut self,
+        colliders: &[Collider<T>],
+    ) -> Result<(bool, bool), PipelineError> {
+        // Every component checked without branching first (most poses pass); a pose that fails
+        // is looked at again for the error that names it.
+        let plausible = |c: &Collider<T>| {
+            let (t, q) = (&c.pose.translation.vector, &c.pose.rotation.coords);
+            t.iter().fold(true, |ok, x| ok & T::RANGE.within_max(*x))
+                & q.iter().fold(true, |ok, x| ok & Float::is_finite(*x))
+        };
         let mut same_ids = self.last_colliders.len() == colliders.len();
         let mut all_still = true;
-        self.last_colliders.truncate(colliders.len());
+        let mut all_plausible = true;
         self.still.clear();
         for (i, c) in colliders.iter().enumerate() {
-            match self.last_colliders.get_mut(i) {
-                Some(last) => {
-                    let same_id = last.0 == c.id;
-                    same_ids &= same_id;
-                    let still = same_id & bitwise_equal(&last.1, &c.pose);
-                    all_still &= still;
-                    self.still.push(still);
-                    if !still {
-                        *last = (c.id, c.pose);
-                    }
+            all_plausible &= plausible(c);
+            let still = self.last_colliders.get(i).is_some_and(|last| {
+                let same_id = last.0 == c.id;
+                same_ids &= same_id;
+                same_id & bitwise_equal(&last.1, &c.pose)
+            });
+            all_still &= still;
+            self.still.push(still);
+        }
+        if !all_plausible {
+            for c in colliders.iter().filter(|c| !plausible(c)) {
+                if !pose_is_finite(&c.pose) {
+                    return Err(PipelineError::NonFinitePose { id: c.id });
                 }
-                None => {
-                    self.still.push(false);
-                    self.last_colliders.push((c.id, c.pose));
+                if let Some(value) = translation_beyond_range(&c.pose) {
+                    return Err(PipelineError::PoseOutOfRange {
+                        id: c.id,
+                        value: value.as_decimal(),
+                        max: T::RANGE.max_length.as_decimal(),
+                    });
                 }
             }
         }
-        (same_ids, all_still && same_ids)
+        Ok((same_ids, all_still && same_ids))
+    }
+
+    /// Keeps this update's colliders' ids and poses for the next update's `still` marks
+    /// (only those that changed: nothing to write when all are still).
+    fn keep_colliders(&mut self, colliders: &[Collider<T>], all_still: bool) {
+        if all_still {
+            return;
+        }
+        self.last_colliders.truncate(colliders.len());
+        for (i, c) in colliders.iter().enumerate() {
+            match self.last_colliders.get_mut(i) {
+                Some(last) if !self.still[i] => *last = (c.id, c.pose),
+                Some(_) => {}
+                None => self.last_colliders.push((c.id, c.pose)),
+            }
+        }
     }
 
     /// Brings each pair's record and last manifold to the pair's position in this frame's
@@ -553,32 +590,11 @@ impl<T: Real> NarrowPhase<T> {
     }
 }
 
-fn validate<T: Real>(
-    colliders: &[Collider<T>],
-    pairs: &[(usize, usize)],
-) -> Result<(), PipelineError> {
-    // Every component checked without branching first (most poses pass); a pose that fails
-    // is looked at again for the error that names it.
-    let plausible = |c: &Collider<T>| {
-        let (t, q) = (&c.pose.translation.vector, &c.pose.rotation.coords);
-        t.iter().fold(true, |ok, x| ok & T::RANGE.within_max(*x))
-            & q.iter().fold(true, |ok, x| ok & Float::is_finite(*x))
-    };
-    for c in colliders.iter().filter(|c| !plausible(c)) {
-        if !pose_is_finite(&c.pose) {
-            return Err(PipelineError::NonFinitePose { id: c.id });
-        }
-        if let Some(value) = translation_beyond_range(&c.pose) {
-            return Err(PipelineError::PoseOutOfRange {
-                id: c.id,
-                value: value.as_decimal(),
-                max: T::RANGE.max_length.as_decimal(),
-            });
-        }
-    }
+/// Checks that every pair names two different colliders of the `colliders` given.
+fn validate_pairs(colliders: usize, pairs: &[(usize, usize)]) -> Result<(), PipelineError> {
     for (i, &(a, b)) in pairs.iter().enumerate() {
         for collider in [a, b] {
-            if collider >= colliders.len() {
+            if collider >= colliders {
                 return Err(PipelineError::PairOutOfRange { pair: i, collider });
             }
         }
@@ -773,6 +789,16 @@ mod tests {
             } else {
                 (world.clone(), pairs.clone())
             };
+            // A refused update (a NaN pose after the moved ones; a pair out of range) leaves
+            // the last one's colliders and pairs in place.
+            let mut broken = list.clone();
+            if let Some(last) = broken.last_mut() {
+                last.pose.translation.vector.y = f64::NAN;
+            }
+            assert!(narrow.update(&broken, &listed).is_err());
+            let mut out_of_range = listed.clone();
+            out_of_range.push((0, list.len()));
+            assert!(narrow.update(&list, &out_of_range).is_err());
             narrow.update(&list, &listed).expect("valid input");
             shortcuts += narrow.still.iter().filter(|&&s| s).count();
             let mut counts = (0, 0);
