@@ -78,8 +78,8 @@ fn still_colliders_repeat_the_pair_units_answer() {
         }
         // A pair dropped for a frame starts again from a fresh state (the pipeline forgets it).
         if frame == 6 {
-            for k in all_pairs.len() / 2..all_pairs.len() {
-                reference[k] = (PairState::new(), ContactManifold::default());
+            for entry in &mut reference[all_pairs.len() / 2..] {
+                *entry = (PairState::new(), ContactManifold::default());
             }
         }
         let pairs: Vec<(usize, usize)> = listed.iter().map(|&k| all_pairs[k]).collect();
