@@ -483,15 +483,23 @@ impl<T: Real> NarrowPhase<T> {
         let mut all_still = true;
         let mut all_plausible = true;
         self.still.clear();
-        for (i, c) in colliders.iter().enumerate() {
+        self.still.resize(colliders.len(), false);
+        // The colliders at an index the last update had, then the new ones (never still).
+        let known = self.last_colliders.len().min(colliders.len());
+        for ((c, last), still) in colliders
+            .iter()
+            .zip(&self.last_colliders)
+            .zip(&mut self.still)
+        {
             all_plausible &= plausible(c);
-            let still = self.last_colliders.get(i).is_some_and(|last| {
-                let same_id = last.0 == c.id;
-                same_ids &= same_id;
-                same_id & bitwise_equal(&last.1, &c.pose)
-            });
-            all_still &= still;
-            self.still.push(still);
+            let same_id = last.0 == c.id;
+            same_ids &= same_id;
+            *still = same_id & bitwise_equal(&last.1, &c.pose);
+            all_still &= *still;
+        }
+        for c in &colliders[known..] {
+            all_plausible &= plausible(c);
+            all_still = false;
         }
         if !all_plausible {
             for c in colliders.iter().filter(|c| !plausible(c)) {
@@ -517,13 +525,18 @@ impl<T: Real> NarrowPhase<T> {
             return;
         }
         self.last_colliders.truncate(colliders.len());
-        for (i, c) in colliders.iter().enumerate() {
-            match self.last_colliders.get_mut(i) {
-                Some(last) if !self.still[i] => *last = (c.id, c.pose),
-                Some(_) => {}
-                None => self.last_colliders.push((c.id, c.pose)),
+        let known = self.last_colliders.len();
+        for ((c, last), &still) in colliders
+            .iter()
+            .zip(&mut self.last_colliders)
+            .zip(&self.still)
+        {
+            if !still {
+                *last = (c.id, c.pose);
             }
         }
+        self.last_colliders
+            .extend(colliders[known..].iter().map(|c| (c.id, c.pose)));
     }
 
     /// Brings each pair's record and last manifold to the pair's position in this frame's
@@ -779,7 +792,7 @@ mod tests {
                     }
                 }
             }
-            let (list, listed): (Vec<_>, Vec<_>) = if reversed {
+            let (mut list, listed): (Vec<_>, Vec<_>) = if reversed {
                 let n = world.len();
                 let list = world.iter().rev().cloned().collect();
                 (
@@ -789,6 +802,17 @@ mod tests {
             } else {
                 (world.clone(), pairs.clone())
             };
+            // Frames 7 and 8 list three more colliders (in no pair) after the others.
+            if frame == 7 || frame == 8 {
+                let extra: Vec<_> = list[..3]
+                    .iter()
+                    .map(|c| Collider {
+                        id: c.id + 1000,
+                        ..c.clone()
+                    })
+                    .collect();
+                list.extend(extra);
+            }
             // A refused update (a NaN pose after the moved ones; a pair out of range) leaves
             // the last one's colliders and pairs in place.
             let mut broken = list.clone();
