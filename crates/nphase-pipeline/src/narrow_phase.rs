@@ -44,7 +44,7 @@ use num_traits::Float;
 use rayon::prelude::*;
 
 use crate::manifold::ContactManifold;
-use crate::pair::{bitwise_equal, reused};
+use crate::pair::{bitwise_equal, keep_last_manifold};
 use crate::query::{pose_is_finite, translation_beyond_range};
 use crate::{ContactQuality, PairInput, PairState, PairWorkspace, Reuse, update_manifold};
 
@@ -491,11 +491,12 @@ impl<T: Real> NarrowPhase<T> {
             .zip(&self.last_colliders)
             .zip(&mut self.still)
         {
-            all_plausible &= plausible(c);
             let same_id = last.0 == c.id;
             same_ids &= same_id;
             *still = same_id & bitwise_equal(&last.1, &c.pose);
             all_still &= *still;
+            // A still pose is the one checked when it was kept.
+            all_plausible &= *still || plausible(c);
         }
         for c in &colliders[known..] {
             all_plausible &= plausible(c);
@@ -636,39 +637,50 @@ fn process_pair<T: Real>(
     ws: &mut PairWorkspace<T>,
     stats: &mut StepStats,
 ) {
-    let outcome = match record.state.last {
-        Some(last) if still => {
-            let reuse = match record.reuse {
-                Reuse::Apart => Reuse::Apart,
-                Reuse::Computed | Reuse::Unchanged => Reuse::Unchanged,
-            };
-            reused(&last, reuse, manifold)
-        }
-        _ => {
-            let input = PairInput {
-                shape1: &a.shape,
-                shape2: &b.shape,
-                pos12: a.pose.inv_mul(&b.pose),
-                prediction,
-            };
-            update_manifold(&input, &mut record.state, manifold, ws)
-        }
+    if let (Some(last), true) = (record.state.last, still) {
+        let reuse = match record.reuse {
+            Reuse::Apart => Reuse::Apart,
+            Reuse::Computed | Reuse::Unchanged => Reuse::Unchanged,
+        };
+        keep_last_manifold(reuse, manifold);
+        // The answer is the last computation's, and so is its quality; nothing ran.
+        record.reuse = reuse;
+        *quality = last.quality;
+        count_answer(stats, last.quality, reuse, manifold);
+        return;
+    }
+    let input = PairInput {
+        shape1: &a.shape,
+        shape2: &b.shape,
+        pos12: a.pose.inv_mul(&b.pose),
+        prediction,
     };
+    let outcome = update_manifold(&input, &mut record.state, manifold, ws);
     record.reuse = outcome.reuse;
     *quality = outcome.quality;
-    stats.pairs += 1;
+    count_answer(stats, outcome.quality, outcome.reuse, manifold);
     stats.gjk_iterations += u64::from(outcome.gjk_iterations);
     stats.warm_starts += u64::from(outcome.warm_started);
     stats.epa_runs += u64::from(outcome.epa_ran);
     stats.epa_warm += u64::from(outcome.epa_warm);
-    stats.iteration_limits += u64::from(outcome.quality == ContactQuality::IterationLimit);
-    stats.fallbacks += u64::from(outcome.quality == ContactQuality::Fallback);
     stats.gjk_stalls += u64::from(outcome.gjk_stalled);
-    stats.reused_unchanged += u64::from(outcome.reuse == Reuse::Unchanged);
-    stats.reused_apart += u64::from(outcome.reuse == Reuse::Apart);
     stats.sat_runs += u64::from(outcome.sat_ran);
     stats.sat_cache_hits += u64::from(outcome.sat_cache_hit);
     stats.sat_certified += u64::from(outcome.sat_certified);
+}
+
+/// Counts one pair's answer into `stats`: its quality, its shortcut and its manifold.
+fn count_answer<T: Real>(
+    stats: &mut StepStats,
+    quality: ContactQuality,
+    reuse: Reuse,
+    manifold: &ContactManifold<T>,
+) {
+    stats.pairs += 1;
+    stats.iteration_limits += u64::from(quality == ContactQuality::IterationLimit);
+    stats.fallbacks += u64::from(quality == ContactQuality::Fallback);
+    stats.reused_unchanged += u64::from(reuse == Reuse::Unchanged);
+    stats.reused_apart += u64::from(reuse == Reuse::Apart);
     stats.manifolds += u64::from(!manifold.points.is_empty());
     stats.points += manifold.points.len() as u64;
 }

@@ -319,24 +319,30 @@ pub fn update_manifold<T: Real>(
 }
 
 /// The answer of a certified shortcut (`reuse` is `Unchanged` or `Apart`): the last full
-/// computation's manifold as it stands, or none; its lower bound and quality.
-pub(crate) fn reused<T: Real>(
+/// computation's manifold as it stands ([`keep_last_manifold`]); its lower bound and quality.
+fn reused<T: Real>(
     last: &LastComputation<T>,
     reuse: Reuse,
     manifold: &mut ContactManifold<T>,
 ) -> PairOutcome<T> {
-    if reuse == Reuse::Apart {
-        manifold.points.clear();
-    }
-    for p in &mut manifold.points {
-        p.persisted = true;
-    }
+    keep_last_manifold(reuse, manifold);
     // The answer is the last computation's, and so is its quality.
     PairOutcome {
         reuse,
         lower_bound: last.lower_bound,
         quality: last.quality,
         ..PairOutcome::default()
+    }
+}
+
+/// The manifold of a certified shortcut: the last full computation's as it stands, every
+/// point persisted (`Unchanged`), or none (`Apart`).
+pub(crate) fn keep_last_manifold<T: Real>(reuse: Reuse, manifold: &mut ContactManifold<T>) {
+    if reuse == Reuse::Apart {
+        manifold.points.clear();
+    }
+    for p in &mut manifold.points {
+        p.persisted = true;
     }
 }
 
