@@ -19,6 +19,15 @@
 //! calling thread (a few dozen nanoseconds a pair, less than handing chunks to a second
 //! thread costs). Which thread runs a pair never changes its answer.
 //!
+//! **Nothing moved, again.** Repeating a shortcut is idempotent: after one update in which
+//! nothing moved and every pair repeated its shortcut, each record's shortcut (`Unchanged` or
+//! `Apart`), each quality and each manifold's points are what repeating it gives again. The
+//! pipeline remembers that it is at this fixed point (`settled`); a next update in which
+//! nothing moved either leaves the records and qualities as they are and only walks the
+//! manifolds — marking their points persisted again and counting them, which is all the
+//! per-pair shortcut would change (an engine may have written into them) — so its cost is the
+//! colliders' pass and a read of each manifold, not a pair's record.
+//!
 //! # Persistent state
 //! Each pair keeps its [`PairState`] and last frame's manifold (whose points carry the impulses
 //! the engine wrote into them through [`NarrowPhase::manifolds_mut`]), keyed by the colliders'
@@ -269,6 +278,10 @@ pub struct NarrowPhase<T: Real> {
     still: Vec<bool>,
     /// The last update's pairs (the order of `records`).
     last_pairs: Vec<(usize, usize)>,
+    /// The last update found every collider still and the pairs the same as the update
+    /// before, and every pair repeated its shortcut: the records and qualities are a fixed
+    /// point of the shortcut (see the module doc, "Nothing moved, again").
+    settled: bool,
     stats: StepStats,
 }
 
@@ -323,6 +336,7 @@ impl<T: Real> NarrowPhase<T> {
             last_colliders: Vec::new(),
             still: Vec::new(),
             last_pairs: Vec::new(),
+            settled: false,
             stats: StepStats::default(),
         })
     }
@@ -379,6 +393,10 @@ impl<T: Real> NarrowPhase<T> {
         // reused): every pair repeats its shortcut, a hundred-odd instructions, which is less
         // than waking a second thread costs.
         let inline = all_still && same_pairs;
+        if inline && self.settled {
+            self.stats = self.repeat_settled(start);
+            return Ok(&self.manifolds);
+        }
 
         let chunk = self.config.chunk_size;
         let prediction = self.config.prediction;
@@ -456,11 +474,44 @@ impl<T: Real> NarrowPhase<T> {
             }
         };
 
+        // Every pair of an update with nothing moved took its shortcut (a record always has
+        // a last computation once updated; the count says so rather than assuming it).
+        self.settled = inline && stats.reused_unchanged + stats.reused_apart == stats.pairs;
         self.stats = StepStats {
             elapsed: start.elapsed(),
             ..stats
         };
         Ok(&self.manifolds)
+    }
+
+    /// An update in which nothing moved, after one that left the pipeline `settled`: each
+    /// record's shortcut and each quality are what repeating the shortcut gives again, and so
+    /// are the statistics counted from them (pairs, shortcuts, iteration limits, fallbacks:
+    /// the last update's; nothing ran). The manifolds stand as they are, except that their
+    /// points are marked persisted again and counted, as the per-pair shortcut does
+    /// ([`keep_last_manifold`]; an `Apart` pair's manifold is empty already, unless an engine
+    /// wrote points into it: then the record is read and they are cleared).
+    fn repeat_settled(&mut self, start: Instant) -> StepStats {
+        let last = self.stats;
+        let mut stats = StepStats {
+            pairs: last.pairs,
+            iteration_limits: last.iteration_limits,
+            fallbacks: last.fallbacks,
+            reused_unchanged: last.reused_unchanged,
+            reused_apart: last.reused_apart,
+            ..StepStats::default()
+        };
+        for (manifold, record) in self.manifolds.iter_mut().zip(&self.records) {
+            if !manifold.points.is_empty() {
+                keep_last_manifold(record.reuse, manifold);
+                stats.manifolds += u64::from(!manifold.points.is_empty());
+                stats.points += manifold.points.len() as u64;
+            }
+        }
+        StepStats {
+            elapsed: start.elapsed(),
+            ..stats
+        }
     }
 
     /// Checks every collider's pose (a NaN or infinite component, a translation beyond the
@@ -782,6 +833,14 @@ mod tests {
             (Some(1), false),
             (Some(1), false),
             (None, false),
+            // Nothing moves for three updates (the last two repeat a settled pipeline), then
+            // one side moves and the scene settles again.
+            (None, false),
+            (None, false),
+            (Some(0), false),
+            (None, false),
+            (None, false),
+            (None, false),
         ];
         let mut narrow = NarrowPhase::new(NarrowPhaseConfig {
             threads: 2,
@@ -795,7 +854,7 @@ mod tests {
             .collect();
         let mut ws = PairWorkspace::new();
         let mut world = base.clone();
-        let mut shortcuts = 0;
+        let (mut shortcuts, mut settled) = (0, 0);
         for (frame, &(moving, reversed)) in schedule.iter().enumerate() {
             if let Some(parity) = moving {
                 for (i, c) in world.iter_mut().enumerate() {
@@ -835,6 +894,7 @@ mod tests {
             let mut out_of_range = listed.clone();
             out_of_range.push((0, list.len()));
             assert!(narrow.update(&list, &out_of_range).is_err());
+            settled += usize::from(narrow.settled);
             narrow.update(&list, &listed).expect("valid input");
             shortcuts += narrow.still.iter().filter(|&&s| s).count();
             let mut counts = (0, 0);
@@ -855,7 +915,8 @@ mod tests {
                     "frame {frame} pair {k}"
                 );
                 assert_eq!(&narrow.manifolds()[k], manifold, "frame {frame} pair {k}");
-                // The engine writes its impulses into both.
+                // The engine writes its impulses into both (and, from frame 11 on, clears the
+                // points' `persisted` marks, which the shortcut sets again).
                 for (p, q) in manifold
                     .points
                     .iter_mut()
@@ -863,6 +924,8 @@ mod tests {
                 {
                     p.normal_impulse = frame as f64;
                     q.normal_impulse = frame as f64;
+                    p.persisted &= frame < 11;
+                    q.persisted &= frame < 11;
                 }
             }
             let stats = narrow.stats();
@@ -873,6 +936,7 @@ mod tests {
             );
         }
         assert!(shortcuts > 0);
+        assert!(settled >= 4, "updates from a settled pipeline: {settled}");
     }
 
     #[test]
