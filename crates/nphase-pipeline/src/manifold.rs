@@ -651,13 +651,12 @@ fn name_candidates<T: Real>(
             )
         })
         .collect();
+    // Candidates still carry their clipping labels (`raw`) here; a candidate that inherits an
+    // id is not named by the rule (its own name would be overwritten), so the rule runs last,
+    // on the others.
     ws.heirs.clear();
-    for (k, c) in ws.candidates.iter_mut().enumerate() {
+    for (k, c) in ws.candidates.iter().enumerate() {
         let (raw_a, raw_b) = (c.id.a(), c.id.b());
-        let own = ContactId::new(
-            own(raw_a, &c.point1, &ws.feature1, face1),
-            own(raw_b, &c.point2, &ws.feature2, face2),
-        );
         for (i, (point1, point2, a, b)) in previous.iter().enumerate() {
             let distance2 = (point1 - c.point1).norm_squared();
             let close = distance2 <= reach2 && (point2 - c.point2).norm_squared() <= reach2;
@@ -672,7 +671,6 @@ fn name_candidates<T: Real>(
                 });
             }
         }
-        c.id = own;
     }
     // A stable sort: ties keep the candidates' order (the clipping's), then last frame's.
     ws.heirs.sort_by(|x, y| {
@@ -687,6 +685,17 @@ fn name_candidates<T: Real>(
             ws.taken[h.candidate] = true;
             ws.candidates[h.candidate].id = input.previous[h.previous].id;
         }
+    }
+    for (c, _) in ws
+        .candidates
+        .iter_mut()
+        .zip(&ws.taken)
+        .filter(|(_, t)| !**t)
+    {
+        c.id = ContactId::new(
+            own(c.id.a(), &c.point1, &ws.feature1, face1),
+            own(c.id.b(), &c.point2, &ws.feature2, face2),
+        );
     }
 }
 
