@@ -533,26 +533,26 @@ impl<T: Real> NarrowPhase<T> {
         let mut same_ids = self.last_colliders.len() == colliders.len();
         let mut all_still = true;
         let mut all_plausible = true;
-        self.still.clear();
-        self.still.resize(colliders.len(), false);
         // The colliders at an index the last update had, then the new ones (never still).
+        // (`extend` from a zip of two slices: one pass without per-element bounds or capacity
+        // checks, which were half of a still collider's cost.)
         let known = self.last_colliders.len().min(colliders.len());
-        for ((c, last), still) in colliders
-            .iter()
-            .zip(&self.last_colliders)
-            .zip(&mut self.still)
-        {
-            let same_id = last.0 == c.id;
-            same_ids &= same_id;
-            *still = same_id & bitwise_equal(&last.1, &c.pose);
-            all_still &= *still;
-            // A still pose is the one checked when it was kept.
-            all_plausible &= *still || plausible(c);
-        }
+        self.still.clear();
+        self.still
+            .extend(colliders.iter().zip(&self.last_colliders).map(|(c, last)| {
+                let same_id = last.0 == c.id;
+                let still = same_id & bitwise_equal(&last.1, &c.pose);
+                same_ids &= same_id;
+                all_still &= still;
+                // A still pose is the one checked when it was kept.
+                all_plausible &= still || plausible(c);
+                still
+            }));
         for c in &colliders[known..] {
             all_plausible &= plausible(c);
             all_still = false;
         }
+        self.still.resize(colliders.len(), false);
         if !all_plausible {
             for c in colliders.iter().filter(|c| !plausible(c)) {
                 if !pose_is_finite(&c.pose) {
