@@ -58,8 +58,8 @@ fn still_colliders_repeat_the_pair_units_answer() {
     let mut ws = PairWorkspace::new();
     let (mut shortcuts, mut computed) = (0u64, 0u64);
     for frame in 0..FRAMES {
-        // Frames 3, 7, 11 and 15 to 19 stand still (from frame 17 on the pipeline repeats a
-        // settled frame); the others move a random half of the colliders.
+        // Frames 3, 7, 11 and 15 to 19 stand still (frame 15 leaves the pipeline settled,
+        // frames 16 to 19 repeat it); the others move a random half of the colliders.
         if frame % 4 != 3 && (1..16).contains(&frame) {
             for c in &mut world {
                 if rng.random_bool(0.5) {
