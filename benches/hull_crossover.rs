@@ -3,6 +3,11 @@
 //! stealing cores) slows every variant alike instead of whichever criterion happened to be
 //! measuring. Prints nanoseconds per query; used to place `HILL_CLIMBING_MIN_VERTICES`.
 //!
+//! A second table measures the same support functions on *cold memory*: many distinct hulls,
+//! each visited once per round by a GJK-like run of queries (one without a hint, then warm ones
+//! from the previous answer), so each run starts on a hull the cache has lost — a scene with a
+//! hull of its own per body.
+//!
 //! ```text
 //! cargo bench --bench hull_crossover
 //! ```
@@ -90,6 +95,80 @@ fn support<T: Real>(label: &str) {
     }
 }
 
+/// Hulls per size in the cold-memory table (about 15 KB each at 64 vertices in f32: 120 MB,
+/// far more than the machine's 32 MB last-level cache), queries per visit, rounds.
+const COLD_HULLS: usize = 8192;
+const VISIT: usize = 8;
+const COLD_ROUNDS: usize = 9;
+
+/// The cold-memory table: ns per query, fastest of [`COLD_ROUNDS`] interleaved rounds, each
+/// visiting every hull once (in a shuffled order) with [`VISIT`] queries: a random direction
+/// without a hint, then directions turning by ~10° a query, hinted with the last answer.
+fn support_cold_memory<T: Real>(label: &str) {
+    println!(
+        "{label}, cold memory: ns per query, fastest of {COLD_ROUNDS} rounds; {COLD_HULLS} \
+         hulls, {VISIT} queries a visit"
+    );
+    println!(
+        "{:>8} {:>8} {:>8} {:>12}",
+        "vertices", "linear", "climb", "scan+climb"
+    );
+    for n in [16, 32, 64, 128, 256] {
+        let mut rng = Pcg64::seed_from_u64(1000 + n as u64);
+        let hulls: Vec<ConvexPolyhedron<T>> = (0..COLD_HULLS)
+            .map(|_| {
+                let points: Vec<Point3<T>> = (0..n)
+                    .map(|_| Point3::from(random_unit(&mut rng).map(T::lit)))
+                    .collect();
+                ConvexPolyhedron::from_points(&points).expect("valid cloud")
+            })
+            .collect();
+        let mut order: Vec<usize> = (0..COLD_HULLS).collect();
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.random_range(0..=i));
+        }
+        // Per visit: a random start and a turning direction.
+        let visits: Vec<[Vector3<T>; VISIT]> = (0..COLD_HULLS)
+            .map(|_| {
+                let (a, b) = (random_unit(&mut rng), random_unit(&mut rng));
+                let b = (b - a * a.dot(&b)).normalize();
+                core::array::from_fn(|k| {
+                    let t = 0.17 * k as f64;
+                    (a * t.cos() + b * t.sin()).map(T::lit)
+                })
+            })
+            .collect();
+        let run = |scan_first: bool, climb: bool| {
+            for &h in &order {
+                let hull = &hulls[h];
+                let mut hint = VertexId::NONE;
+                for (k, d) in visits[h].iter().enumerate() {
+                    let d = black_box(d);
+                    hint = if !climb || (scan_first && k == 0) {
+                        hull.local_support_vertex_linear(d).id
+                    } else {
+                        hull.local_support_vertex_climbing(d, hint).id
+                    };
+                }
+                black_box(hint);
+            }
+        };
+        let mut best = [f64::MAX; 3];
+        for _ in 0..COLD_ROUNDS {
+            for (k, (scan_first, climb)) in [(false, false), (false, true), (true, true)]
+                .into_iter()
+                .enumerate()
+            {
+                let start = Instant::now();
+                run(scan_first, climb);
+                best[k] = best[k].min(start.elapsed().as_secs_f64());
+            }
+        }
+        let [linear, climb, both] = best.map(|t| t * 1e9 / (COLD_HULLS * VISIT) as f64);
+        println!("{n:>8} {linear:>8.2} {climb:>8.2} {both:>12.2}");
+    }
+}
+
 fn build() {
     let mut rng = Pcg64::seed_from_u64(99);
     let sphere64: Vec<Point3<f64>> = (0..4096)
@@ -118,5 +197,7 @@ fn main() {
     // `cargo bench` passes `--bench`; there are no other options.
     support::<f32>("f32");
     support::<f64>("f64");
+    support_cold_memory::<f32>("f32");
+    support_cold_memory::<f64>("f64");
     build();
 }

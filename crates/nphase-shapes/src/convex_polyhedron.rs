@@ -69,6 +69,10 @@ pub struct ConvexPolyhedron<T: Real> {
     vertex_faces: Csr,
     /// The vertices extreme along −x, +x, −y, +y, −z, +z: cold climbs start at one of them.
     climb_starts: [u32; 6],
+    /// The local bounding box, from those six vertices: kept so that asking for it (the
+    /// pipeline does every frame, for the motion bound and the tolerances' size) reads no
+    /// vertex — with a hull per body, six cache misses a shape.
+    local_aabb: Aabb<T>,
     /// The largest magnitude of a vertex coordinate, which bounds the rounding of `x · dir`.
     coordinate_bound: T,
 }
@@ -156,6 +160,11 @@ impl<T: Real> ConvexPolyhedron<T> {
             });
             best as u32
         });
+        let extreme = |k: usize| vertices[climb_starts[k] as usize];
+        let local_aabb = Aabb::new(
+            Point::new(extreme(0).x, extreme(2).y, extreme(4).z),
+            Point::new(extreme(1).x, extreme(3).y, extreme(5).z),
+        );
         let vertices_bound = vertices
             .iter()
             .map(|v| v.coords.amax())
@@ -189,6 +198,7 @@ impl<T: Real> ConvexPolyhedron<T> {
             neighbors: hull.neighbors,
             vertex_faces: hull.vertex_faces,
             climb_starts,
+            local_aabb,
             coordinate_bound: vertices_bound,
         })
     }
@@ -277,14 +287,9 @@ impl<T: Real> ConvexPolyhedron<T> {
     }
 
     /// The bounding box of the hull in its local frame, from the vertices extreme along the
-    /// axes (found when the hull was built): six lookups.
+    /// axes (computed when the hull was built).
     pub fn local_aabb(&self) -> Aabb<T> {
-        let extreme = |k: usize| self.vertices[self.climb_starts[k] as usize];
-        let (mins, maxs) = (
-            Point::new(extreme(0).x, extreme(2).y, extreme(4).z),
-            Point::new(extreme(1).x, extreme(3).y, extreme(5).z),
-        );
-        Aabb::new(mins, maxs)
+        self.local_aabb
     }
 
     /// The vertex maximising `x · dir` by scanning all vertices; ties go to the lowest index,
@@ -591,6 +596,25 @@ mod tests {
             let v = random_vector(rng);
             if v.norm() > 0.1 {
                 break v.normalize();
+            }
+        }
+    }
+
+    /// The bounding box kept at construction is the vertices' tight box, on every kind of
+    /// cloud (its corners are attained coordinate by coordinate, and nothing lies outside).
+    #[test]
+    fn kept_bounding_box_is_the_vertices_tight_box() {
+        let mut rng = Pcg64::seed_from_u64(41);
+        for case in 0..60 {
+            let kind = case % KINDS.len();
+            let cloud = random_cloud(&mut rng, 8 + case, kind);
+            let hull = ConvexPolyhedron::from_points(&cloud).expect("valid cloud");
+            let aabb = hull.local_aabb();
+            for k in 0..3 {
+                let coords = hull.vertices().iter().map(|v| v[k]);
+                let lo = coords.clone().fold(f64::INFINITY, f64::min);
+                let hi = coords.fold(f64::NEG_INFINITY, f64::max);
+                assert_eq!((aabb.mins[k], aabb.maxs[k]), (lo, hi), "{}", KINDS[kind]);
             }
         }
     }
