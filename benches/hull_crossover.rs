@@ -109,10 +109,7 @@ fn support_cold_memory<T: Real>(label: &str) {
         "{label}, cold memory: ns per query, fastest of {COLD_ROUNDS} rounds; {COLD_HULLS} \
          hulls, {VISIT} queries a visit"
     );
-    println!(
-        "{:>8} {:>8} {:>8} {:>12}",
-        "vertices", "linear", "climb", "scan+climb"
-    );
+    println!("{:>8} {:>8} {:>8}", "vertices", "linear", "climb");
     for n in [16, 32, 64, 128, 256] {
         let mut rng = Pcg64::seed_from_u64(1000 + n as u64);
         let hulls: Vec<ConvexPolyhedron<T>> = (0..COLD_HULLS)
@@ -138,34 +135,31 @@ fn support_cold_memory<T: Real>(label: &str) {
                 })
             })
             .collect();
-        let run = |scan_first: bool, climb: bool| {
+        let run = |climb: bool| {
             for &h in &order {
                 let hull = &hulls[h];
                 let mut hint = VertexId::NONE;
-                for (k, d) in visits[h].iter().enumerate() {
+                for d in &visits[h] {
                     let d = black_box(d);
-                    hint = if !climb || (scan_first && k == 0) {
-                        hull.local_support_vertex_linear(d).id
-                    } else {
+                    hint = if climb {
                         hull.local_support_vertex_climbing(d, hint).id
+                    } else {
+                        hull.local_support_vertex_linear(d).id
                     };
                 }
                 black_box(hint);
             }
         };
-        let mut best = [f64::MAX; 3];
+        let mut best = [f64::MAX; 2];
         for _ in 0..COLD_ROUNDS {
-            for (k, (scan_first, climb)) in [(false, false), (false, true), (true, true)]
-                .into_iter()
-                .enumerate()
-            {
+            for (k, climb) in [false, true].into_iter().enumerate() {
                 let start = Instant::now();
-                run(scan_first, climb);
+                run(climb);
                 best[k] = best[k].min(start.elapsed().as_secs_f64());
             }
         }
-        let [linear, climb, both] = best.map(|t| t * 1e9 / (COLD_HULLS * VISIT) as f64);
-        println!("{n:>8} {linear:>8.2} {climb:>8.2} {both:>12.2}");
+        let [linear, climb] = best.map(|t| t * 1e9 / (COLD_HULLS * VISIT) as f64);
+        println!("{n:>8} {linear:>8.2} {climb:>8.2}");
     }
 }
 

@@ -66,6 +66,8 @@ pub struct ConvexPolyhedron<T: Real> {
     /// Parallel to `face_normals`: `n·x` of the face's first loop vertex.
     face_offsets: Vec<T>,
     neighbors: Csr,
+    /// Parallel to `vertices`: each vertex with its neighbour row, for hill climbing.
+    climb: Vec<ClimbVertex<T>>,
     vertex_faces: Csr,
     /// The vertices extreme along −x, +x, −y, +y, −z, +z: cold climbs start at one of them.
     climb_starts: [u32; 6],
@@ -80,6 +82,77 @@ pub struct ConvexPolyhedron<T: Real> {
 /// The most vertices hill climbing explores on a plateau of near-ties before it falls back to a
 /// linear scan (see [`ConvexPolyhedron::local_support_vertex_climbing`]).
 pub const PLATEAU_CAPACITY: usize = 64;
+
+/// The neighbours a [`ClimbVertex`] holds in its own record (a longer row is read from the
+/// hull's neighbour table).
+const CLIMB_INLINE: usize = 9;
+
+/// A vertex as hill climbing reads it: its position and its neighbour row in one record.
+///
+/// A climbing step reads the current vertex's row and then its neighbours' positions. Kept
+/// apart (row offsets, row, positions), these are three dependent cache misses a step on a
+/// hull the cache has lost — a scene with a hull per body — where the linear scan streams the
+/// vertex array; with the row in the record, the current vertex's record was read when it was
+/// a neighbour, and a step costs one round of independent misses (its neighbours' records).
+/// Records are aligned so that none straddles a cache line (32 bytes in f32, 64 in f64).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C, align(32))]
+struct ClimbVertex<T: Real> {
+    point: Point<T>,
+    /// The vertex's neighbours (vertex indices), the first `len`, when the row is inline.
+    near: [u16; CLIMB_INLINE],
+    /// The row's length, or [`ClimbVertex::SHARED`]: the row is longer than
+    /// [`CLIMB_INLINE`] or names a vertex past `u16::MAX`, and is read from the table.
+    len: u16,
+}
+
+const _: () = assert!(size_of::<ClimbVertex<f32>>() == 32);
+const _: () = assert!(size_of::<ClimbVertex<f64>>() == 64);
+
+impl<T: Real> ClimbVertex<T> {
+    const SHARED: u16 = u16::MAX;
+
+    fn new(point: Point<T>, row: &[u32]) -> Self {
+        let mut near = [0; CLIMB_INLINE];
+        let inline = row.len() <= CLIMB_INLINE
+            && row
+                .iter()
+                .zip(&mut near)
+                .all(|(&v, slot)| match u16::try_from(v) {
+                    Ok(v) => {
+                        *slot = v;
+                        true
+                    }
+                    Err(_) => false,
+                });
+        ClimbVertex {
+            point,
+            near,
+            len: if inline {
+                row.len() as u16
+            } else {
+                Self::SHARED
+            },
+        }
+    }
+}
+
+/// A neighbour row, inline in a [`ClimbVertex`] or in the hull's table, as vertex indices.
+enum NeighborRow<'a> {
+    Inline(core::slice::Iter<'a, u16>),
+    Shared(core::slice::Iter<'a, u32>),
+}
+
+impl Iterator for NeighborRow<'_> {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        match self {
+            NeighborRow::Inline(row) => row.next().map(|&v| u32::from(v)),
+            NeighborRow::Shared(row) => row.next().copied(),
+        }
+    }
+}
 
 /// An edge of a [`ConvexPolyhedron`] between two faces (solid or polygon), for the
 /// separating-axis test: `vertices = [tail, head]` runs counter-clockwise about `faces[0]`'s
@@ -180,6 +253,11 @@ impl<T: Real> ConvexPolyhedron<T> {
                 .unwrap_or_else(|| edge_count.saturating_add(hull.faces.start(f) + k as u32))
         });
         let edges = face_pair_edges(&hull.triangles, &hull.triangle_faces, &hull.neighbors);
+        let climb = vertices
+            .iter()
+            .enumerate()
+            .map(|(v, &p)| ClimbVertex::new(p, hull.neighbors.row(v)))
+            .collect();
         let face_offsets = (0..hull.faces.len())
             .map(|f| {
                 let n: &UnitVector<T> = &face_normals[f];
@@ -196,6 +274,7 @@ impl<T: Real> ConvexPolyhedron<T> {
             face_normals,
             face_offsets,
             neighbors: hull.neighbors,
+            climb,
             vertex_faces: hull.vertex_faces,
             climb_starts,
             local_aabb,
@@ -334,7 +413,7 @@ impl<T: Real> ConvexPolyhedron<T> {
         dir: &Vector<T>,
         hint: VertexId,
     ) -> SupportVertex<T> {
-        let dot = |v: u32| self.vertices[v as usize].coords.dot(dir);
+        let dot = |v: u32| self.climb[v as usize].point.coords.dot(dir);
         let mut current = if (hint.0 as usize) < self.vertices.len() {
             hint.0
         } else {
@@ -354,7 +433,7 @@ impl<T: Real> ConvexPolyhedron<T> {
         'climb: loop {
             let from = current;
             let mut near_tie = false;
-            for &v in self.neighbors.row(from as usize) {
+            for v in self.neighbor_row(from) {
                 let d = dot(v);
                 if d > best {
                     (current, best) = (v, d);
@@ -375,7 +454,7 @@ impl<T: Real> ConvexPolyhedron<T> {
             let mut head = 0;
             while let Some(&u) = plateau.get(head) {
                 head += 1;
-                for &v in self.neighbors.row(u as usize) {
+                for v in self.neighbor_row(u) {
                     let d = dot(v);
                     if d > best {
                         (current, best) = (v, d);
@@ -389,8 +468,18 @@ impl<T: Real> ConvexPolyhedron<T> {
             break;
         }
         SupportVertex {
-            point: self.vertices[current as usize],
+            point: self.climb[current as usize].point,
             id: VertexId(current),
+        }
+    }
+
+    /// Vertex `v`'s neighbours, from its climbing record (the table's row when it is not
+    /// inline): the same vertices in the same order as [`ConvexPolyhedron::vertex_neighbors`].
+    fn neighbor_row(&self, v: u32) -> NeighborRow<'_> {
+        let node = &self.climb[v as usize];
+        match node.near.get(..usize::from(node.len)) {
+            Some(row) => NeighborRow::Inline(row.iter()),
+            None => NeighborRow::Shared(self.neighbors.row(v as usize).iter()),
         }
     }
 }
@@ -784,6 +873,43 @@ mod tests {
             "solids per kind: {per_kind:?}"
         );
         assert!(queries > 80 * hulls);
+    }
+
+    /// Climbing reads each vertex's neighbours from its own record, or from the table when the
+    /// row is too long to be inline: the same rows either way, on every cloud kind and on a
+    /// pyramid whose apex has 24 neighbours (both kinds of row occur).
+    #[test]
+    fn climbing_rows_are_the_neighbour_rows() {
+        let mut rng = Pcg64::seed_from_u64(43);
+        let mut clouds: Vec<Vec<Point<f64>>> = (0..36)
+            .map(|case| random_cloud(&mut rng, 6 + 7 * case, case % KINDS.len()))
+            .collect();
+        let mut pyramid: Vec<Point<f64>> = (0..24)
+            .map(|k| {
+                let t = core::f64::consts::TAU * k as f64 / 24.0;
+                Point::new(t.cos(), t.sin(), 0.0)
+            })
+            .collect();
+        pyramid.push(Point::new(0.1, -0.2, 1.5));
+        clouds.push(pyramid);
+        let (mut inline, mut shared) = (0, 0);
+        for cloud in &clouds {
+            let hull = ConvexPolyhedron::from_points(cloud).expect("valid cloud");
+            for v in 0..hull.vertices().len() {
+                let row: Vec<u32> = hull.neighbor_row(v as u32).collect();
+                assert_eq!(row, hull.vertex_neighbors(v), "vertex {v}");
+                assert_eq!(hull.climb[v].point, hull.vertices()[v]);
+                if hull.climb[v].len == ClimbVertex::<f64>::SHARED {
+                    shared += 1;
+                } else {
+                    inline += 1;
+                }
+            }
+        }
+        assert!(
+            inline > 1000 && shared > 0,
+            "{inline} inline rows, {shared} shared"
+        );
     }
 
     #[test]
