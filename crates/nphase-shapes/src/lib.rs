@@ -28,6 +28,7 @@ pub use capsule::Capsule;
 pub use cone::Cone;
 pub use convex_polyhedron::{
     ConvexPolyhedron, HILL_CLIMBING_MIN_VERTICES, HullEdge, HullFace, PLATEAU_CAPACITY,
+    SCAN_UNHINTED_MAX_VERTICES,
 };
 pub use cuboid::Cuboid;
 pub use cylinder::{Cylinder, DISC_POLYGON_VERTICES};
