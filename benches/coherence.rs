@@ -40,7 +40,10 @@
 //! minimum is the least disturbed); it prints ns per pair-frame, parry 0.31 over nphase, and
 //! nphase's reuse and warm-start rates. The callgrind mode
 //! (`COHERENCE_CALLGRIND=workload/variant/engine`, one thread) warms one configuration up and
-//! then runs one period inside `measured_period`, which the script counts alone.
+//! then runs one period inside `measured_period`, which the script counts alone. The digest
+//! mode (`COHERENCE_DIGEST=1`) prints a hash of nphase's manifolds over two periods of every
+//! workload, f32 and f64: two builds that print the same digests gave the same answers bit
+//! for bit.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -323,6 +326,11 @@ trait Runner {
     fn stats(&self) -> Option<StepStats> {
         None
     }
+    /// nphase only: runs the next frame and returns a hash of every manifold's bits (normal,
+    /// tangent, each point's geometry, id and impulses), to compare two builds' answers.
+    fn digest_frame(&mut self) -> Option<u64> {
+        None
+    }
 }
 
 struct NphaseRunner<'a, T: Real> {
@@ -359,6 +367,31 @@ impl<T: Real> Runner for NphaseRunner<'_, T> {
 
     fn stats(&self) -> Option<StepStats> {
         Some(*self.narrow.stats())
+    }
+
+    fn digest_frame(&mut self) -> Option<u64> {
+        use std::hash::{DefaultHasher, Hasher};
+        let colliders = &self.frames[frame_at(self.step, FRAMES)];
+        self.step += 1;
+        let manifolds = self.narrow.update(colliders, self.pairs).expect("valid");
+        let mut h = DefaultHasher::new();
+        let put = |h: &mut DefaultHasher, xs: &[T]| xs.iter().for_each(|x| h.write_u64(x.bits()));
+        for m in manifolds {
+            put(&mut h, m.local_normal1.as_slice());
+            put(&mut h, m.local_tangent1.as_slice());
+            put(&mut h, &[m.twist_impulse]);
+            for p in &m.points {
+                put(&mut h, p.local_point1.coords.as_slice());
+                put(&mut h, p.local_point2.coords.as_slice());
+                let impulses = [p.normal_impulse, p.tangent_impulse[0], p.tangent_impulse[1]];
+                put(&mut h, &[p.dist]);
+                put(&mut h, &impulses);
+                h.write_u64(p.id.pack());
+                h.write_u8(u8::from(p.persisted));
+            }
+            h.write_usize(m.points.len());
+        }
+        Some(h.finish())
     }
 }
 
@@ -605,7 +638,25 @@ fn callgrind(spec: &str) {
     );
 }
 
+/// Every workload and variant, nphase f32 and f64 on one thread: a hash of the manifolds of
+/// each frame of two periods (from new pairs on), combined, to compare two builds bit for bit.
+fn digests() {
+    for w in workloads() {
+        for engine in ["nphase_f32", "nphase_f64"] {
+            let mut r = runner(&w, engine, 1);
+            let digest = (0..2 * PERIOD).fold(0u64, |d, _| {
+                d.rotate_left(7) ^ r.digest_frame().expect("an nphase runner")
+            });
+            println!("{}/{engine}: {digest:016x}", w.name);
+        }
+    }
+}
+
 fn main() {
+    if std::env::var_os("COHERENCE_DIGEST").is_some() {
+        digests();
+        return;
+    }
     if let Ok(spec) = std::env::var("COHERENCE_CALLGRIND") {
         callgrind(&spec);
         return;
