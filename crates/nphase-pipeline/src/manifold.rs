@@ -506,7 +506,7 @@ fn clip_features<T: Real>(
         // |dist|·tan(tilt) deeper than the true depth. ((b − a) × n points outward like
         // (b − a) × f because n·f > 0 and the edge is perpendicular to f.)
         for k in 0..rv.len() {
-            let next = (k + 1) % rv.len();
+            let next = if k + 1 == rv.len() { 0 } else { k + 1 };
             ws.planes.push(SidePlane {
                 origin: rv[k],
                 normal: (rv[next] - rv[k]).cross(&toward),
@@ -654,11 +654,23 @@ fn name_candidates<T: Real>(
     // Candidates still carry their clipping labels (`raw`) here; a candidate that inherits an
     // id is not named by the rule (its own name would be overwritten), so the rule runs last,
     // on the others.
+    // Their points on A coordinate by coordinate (the slots of absent points infinitely far),
+    // so that a candidate's distances to all of them are computed together.
+    let mut on_a = [[T::infinity(); MAX_MANIFOLD_POINTS]; 3];
+    for (i, (point1, ..)) in previous.iter().enumerate() {
+        for (axis, x) in on_a.iter_mut().zip(point1.coords.iter()) {
+            axis[i] = *x;
+        }
+    }
     ws.heirs.clear();
     for (k, c) in ws.candidates.iter().enumerate() {
         let (raw_a, raw_b) = (c.id.a(), c.id.b());
-        for (i, (point1, point2, a, b)) in previous.iter().enumerate() {
-            let distance2 = (point1 - c.point1).norm_squared();
+        let p = &c.point1;
+        let distances2: [T; MAX_MANIFOLD_POINTS] = core::array::from_fn(|i| {
+            let (dx, dy, dz) = (on_a[0][i] - p.x, on_a[1][i] - p.y, on_a[2][i] - p.z);
+            dx * dx + dy * dy + dz * dz
+        });
+        for (i, ((_, point2, a, b), &distance2)) in previous.iter().zip(&distances2).enumerate() {
             let close = distance2 <= reach2 && (point2 - c.point2).norm_squared() <= reach2;
             if close
                 && may_name(*a, raw_a, &c.point1, &ws.feature1, reach2)
@@ -812,7 +824,7 @@ fn may_name<T: Real>(
 /// The places of the two ends of edge `k` of a feature with `n` vertices (edge `k` runs from
 /// vertex `k` to the next, the last one closing the loop).
 fn edge_ends(k: usize, n: usize) -> [usize; 2] {
-    [k, (k + 1) % n]
+    [k, if k + 1 >= n { 0 } else { k + 1 }]
 }
 
 /// The squared distance from `p` to the segment `[a, b]`.
@@ -831,34 +843,39 @@ fn segment_distance2<T: Real>(a: &Point<T>, b: &Point<T>, p: &Point<T>) -> T {
 /// the earlier slot, with the earlier one's id).
 fn remove_duplicates<T: Real>(candidates: &mut Vec<PointCandidate<T>>, radius: T) {
     let radius2 = radius * radius;
-    let mut kept = 0;
-    for i in 0..candidates.len() {
-        let c = candidates[i];
-        match candidates[..kept]
-            .iter_mut()
-            .find(|k| (k.point1 - c.point1).norm_squared() <= radius2)
-        {
-            Some(k) if c.dist < k.dist => *k = PointCandidate { id: k.id, ..c },
-            Some(_) => {}
-            None => {
-                candidates[kept] = c;
-                kept += 1;
-            }
-        }
-    }
-    candidates.truncate(kept);
+    merge_into_earlier(
+        candidates,
+        |k, c| (k.point1 - c.point1).norm_squared() <= radius2,
+        |k, c| PointCandidate { id: k.id, ..*c },
+    );
 }
 
 /// Candidates with the same id are one point: the deeper is kept, in the earlier slot.
 fn merge_equal_ids<T: Real>(candidates: &mut Vec<PointCandidate<T>>) {
+    merge_into_earlier(candidates, |k, c| k.id == c.id, |_, c| *c);
+}
+
+/// Merges every candidate into the first earlier one it is `same` as: the earlier slot becomes
+/// `merged(earlier, later)` when the later one is deeper, and stays otherwise; order kept.
+fn merge_into_earlier<T: Real>(
+    candidates: &mut Vec<PointCandidate<T>>,
+    same: impl Fn(&PointCandidate<T>, &PointCandidate<T>) -> bool,
+    merged: impl Fn(&PointCandidate<T>, &PointCandidate<T>) -> PointCandidate<T>,
+) {
     let mut kept = 0;
     for i in 0..candidates.len() {
         let c = candidates[i];
-        match candidates[..kept].iter_mut().find(|k| k.id == c.id) {
-            Some(k) if c.dist < k.dist => *k = c,
-            Some(_) => {}
+        match candidates[..kept].iter_mut().find(|k| same(k, &c)) {
+            Some(k) => {
+                if c.dist < k.dist {
+                    *k = merged(k, &c);
+                }
+            }
             None => {
-                candidates[kept] = c;
+                // Most candidates stay where they are: no copy then.
+                if kept != i {
+                    candidates[kept] = c;
+                }
                 kept += 1;
             }
         }

@@ -281,8 +281,8 @@ pub fn update_manifold<T: Real>(
         reach2,
         quality: outcome.quality,
     });
-    let previous: ArrayVec<ContactPoint<T>, MAX_MANIFOLD_POINTS> = manifold.points.clone();
-    manifold.points.clear();
+    let previous: ArrayVec<ContactPoint<T>, MAX_MANIFOLD_POINTS> =
+        core::mem::take(&mut manifold.points);
     let Some(contact) = outcome.contact else {
         state.history = ManifoldHistory::default();
         return outcome;

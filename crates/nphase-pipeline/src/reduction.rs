@@ -74,8 +74,8 @@ pub(crate) fn reduce_to_four<T: Real, C: Candidate<T> + Copy>(
                 .iter()
                 .fold(T::neg_infinity(), |m, a| Float::max(m, -orientation * *a))
         };
-        let fourth = index_of_best(points, outside);
-        if outside(&points[fourth]) > T::zero() && !chosen.contains(&fourth) {
+        let (fourth, score) = best_with_score(points, outside);
+        if score > T::zero() && !chosen.contains(&fourth) {
             chosen.push(fourth);
         }
     }
@@ -101,11 +101,21 @@ fn first_point<T: Real, C: Candidate<T>>(points: &[C], depth_tie: T) -> usize {
 /// The point with the best score, a point new this frame competing with [`NEW_POINT_BIAS`] of
 /// its score (scores are non-negative here: squared lengths and areas); the earlier on a tie.
 fn index_of_best<T: Real, C: Candidate<T>>(points: &[C], score: impl Fn(&C) -> T) -> usize {
+    best_with_score(points, score).0
+}
+
+/// [`index_of_best`] with the winner's unbiased score.
+fn best_with_score<T: Real, C: Candidate<T>>(points: &[C], score: impl Fn(&C) -> T) -> (usize, T) {
     let bias = T::lit(NEW_POINT_BIAS);
-    index_of_best_by(points, |p| {
+    let (mut best, mut best_biased, mut best_score) = (0, T::neg_infinity(), T::neg_infinity());
+    for (i, p) in points.iter().enumerate() {
         let s = score(p);
-        if p.persisted() { s } else { s * bias }
-    })
+        let biased = if p.persisted() { s } else { s * bias };
+        if biased > best_biased {
+            (best, best_biased, best_score) = (i, biased, s);
+        }
+    }
+    (best, best_score)
 }
 
 /// The point with the largest score; the earlier on a tie.
