@@ -165,25 +165,27 @@ fn clip_loop<T: Real>(
         return;
     };
     let d_first = height(plane, &first.point);
+    let last = polygon.len() - 1;
     let mut d_current = d_first;
-    for (i, &current) in polygon.iter().enumerate() {
+    for (i, current) in polygon.iter().enumerate() {
         // Each vertex's height once: the edge from the last vertex closes the loop.
-        let (next, d_next) = match polygon.get(i + 1) {
-            Some(next) => (*next, height(plane, &next.point)),
-            None => (*first, d_first),
+        let (j, d_next) = if i == last {
+            (0, d_first)
+        } else {
+            (i + 1, height(plane, &polygon[i + 1].point))
         };
-        match (d_current <= T::zero(), d_next <= T::zero()) {
-            (true, true) => out.push(current),
-            // Leaving: the edge is cut, and the polygon continues along the plane.
-            (true, false) => {
-                out.push(current);
-                let mut x = crossing(&current, &next, d_current, d_next, cut);
+        let (inside, next_inside) = (d_current <= T::zero(), d_next <= T::zero());
+        if inside {
+            out.push(*current);
+        }
+        if inside != next_inside {
+            let mut x = crossing(current, &polygon[j], d_current, d_next, cut);
+            if inside {
+                // Leaving: the polygon continues along the plane.
                 x.edge = Along::Side(cut.k as u8);
-                out.push(x);
             }
-            // Entering: the rest of the edge is kept.
-            (false, true) => out.push(crossing(&current, &next, d_current, d_next, cut)),
-            (false, false) => {}
+            // (Entering: the rest of the edge is kept, on the same edge.)
+            out.push(x);
         }
         d_current = d_next;
     }
