@@ -68,9 +68,9 @@ pub struct ConvexPolyhedron<T: Real> {
     face_edges: Csr,
     /// The edges between two face loops, with both faces (see [`HullEdge`]).
     edges: Vec<HullEdge>,
-    face_normals: Vec<UnitVector<T>>,
-    /// Parallel to `face_normals`: `n·x` of the face's first loop vertex.
-    face_offsets: Vec<T>,
+    /// Each face's plane, normal and offset side by side (a face's plane is one read: the
+    /// separating-axis test scans them all and looks up single ones).
+    planes: Vec<FacePlane<T>>,
     neighbors: Csr,
     /// Parallel to `vertices`: each vertex with its neighbour row, for hill climbing.
     climb: Vec<ClimbVertex<T>>,
@@ -178,6 +178,20 @@ pub struct HullEdge {
     pub faces: [u32; 2],
 }
 
+/// The plane of a face of a [`ConvexPolyhedron`]: `normal·x = offset` on the face.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FacePlane<T: Real> {
+    /// Outward unit normal, local frame.
+    pub normal: UnitVector<T>,
+    /// `normal·x` of the face's first loop vertex (the other vertices of a merged face are
+    /// within the merge tolerance of it).
+    pub offset: T,
+}
+
+// One read a face: 16 bytes in f32 (four to a cache line), 32 in f64.
+const _: () = assert!(size_of::<FacePlane<f32>>() == 16);
+const _: () = assert!(size_of::<FacePlane<f64>>() == 32);
+
 /// A face of a [`ConvexPolyhedron`]: its outward unit normal and its vertex loop.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct HullFace<'a, T: Real> {
@@ -264,10 +278,12 @@ impl<T: Real> ConvexPolyhedron<T> {
             .enumerate()
             .map(|(v, &p)| ClimbVertex::new(p, hull.neighbors.row(v)))
             .collect();
-        let face_offsets = (0..hull.faces.len())
-            .map(|f| {
-                let n: &UnitVector<T> = &face_normals[f];
-                n.dot(&vertices[hull.faces.row(f)[0] as usize].coords)
+        let planes = face_normals
+            .iter()
+            .enumerate()
+            .map(|(f, &normal)| FacePlane {
+                normal,
+                offset: normal.dot(&vertices[hull.faces.row(f)[0] as usize].coords),
             })
             .collect();
         Ok(ConvexPolyhedron {
@@ -277,8 +293,7 @@ impl<T: Real> ConvexPolyhedron<T> {
             faces: hull.faces,
             face_edges,
             edges,
-            face_normals,
-            face_offsets,
+            planes,
             neighbors: hull.neighbors,
             climb,
             vertex_faces: hull.vertex_faces,
@@ -294,6 +309,14 @@ impl<T: Real> ConvexPolyhedron<T> {
         &self.vertices
     }
 
+    /// Vertex `i`, `vertices()[i]`, read from the record hill climbing reads (with the
+    /// vertex's neighbour row): after a support query on a hull the cache does not hold, the
+    /// support vertex and its neighbours are there and the vertex array is not. Panics when
+    /// `i >= vertices().len()`.
+    pub fn vertex(&self, i: usize) -> Point<T> {
+        self.climb[i].point
+    }
+
     /// 3 for a solid, 2 for a polygon, 1 for a segment, 0 for a single point.
     pub fn dimension(&self) -> usize {
         self.dimension
@@ -302,26 +325,26 @@ impl<T: Real> ConvexPolyhedron<T> {
     /// The number of faces: at least 4 for a solid, 2 for a polygon (front and back, with
     /// opposite normals and reversed loops), 0 below.
     pub fn face_count(&self) -> usize {
-        self.face_normals.len()
+        self.planes.len()
     }
 
     /// Face `i`'s plane: its outward unit normal `n` and offset `n·x` (of its first loop
     /// vertex; the other vertices of a merged face are within the merge tolerance of it).
     /// Panics when `i >= face_count()`.
     pub fn face_plane(&self, i: usize) -> (&UnitVector<T>, T) {
-        (&self.face_normals[i], self.face_offsets[i])
+        let plane = &self.planes[i];
+        (&plane.normal, plane.offset)
     }
 
-    /// The faces' planes as two parallel slices: outward unit normals and offsets (see
-    /// [`ConvexPolyhedron::face_plane`]).
-    pub fn face_planes(&self) -> (&[UnitVector<T>], &[T]) {
-        (&self.face_normals, &self.face_offsets)
+    /// Every face's plane, in face order (see [`ConvexPolyhedron::face_plane`]).
+    pub fn face_planes(&self) -> &[FacePlane<T>] {
+        &self.planes
     }
 
     /// Face `i`. Panics when `i >= face_count()`.
     pub fn face(&self, i: usize) -> HullFace<'_, T> {
         HullFace {
-            normal: self.face_normals[i],
+            normal: self.planes[i].normal,
             vertex_ids: self.faces.row(i),
         }
     }
@@ -571,7 +594,7 @@ impl<T: Real> SupportMap<T> for ConvexPolyhedron<T> {
     }
 
     fn local_vertex(&self, id: VertexId) -> Option<Point<T>> {
-        self.vertices.get(id.0 as usize).copied()
+        self.climb.get(id.0 as usize).map(|record| record.point)
     }
 }
 
@@ -626,10 +649,10 @@ impl<T: Real> ConvexPolyhedron<T> {
         if face >= self.face_count() {
             return false;
         }
-        out.reset(FeatureId::Face(face as u32), self.face_normals[face]);
+        out.reset(FeatureId::Face(face as u32), self.planes[face].normal);
         let loop_ = self.faces.row(face);
         for (&v, &e) in loop_.iter().zip(self.face_edges.row(face)) {
-            out.push_with_edge(self.vertices[v as usize], v, e);
+            out.push_with_edge(self.vertex(v as usize), v, e);
         }
         true
     }
@@ -641,15 +664,17 @@ impl<T: Real> ConvexPolyhedron<T> {
             3 => {
                 let v = self.local_support_vertex(dir, hint).id.0 as usize;
                 let faces = self.vertex_faces.row(v);
-                let dot = |f: u32| self.face_normals[f as usize].dot(dir);
+                let dot = |f: u32| self.planes[f as usize].normal.dot(dir);
                 // A neighbour as high along dir as v (up to the tie): the support set is the
                 // edge to it, and the face must hold that edge.
-                let x = self.vertices[v];
+                // (Positions and the row from the climbing records: the climb that found v
+                // has just read them.)
+                let x = self.vertex(v);
                 let unit = normalize_robust(dir).map(|u| u.into_inner());
                 let tie = T::TOLERANCES.feature_tie;
                 let tied = unit.and_then(|u| {
-                    self.neighbors.row(v).iter().copied().find(|&w| {
-                        let e = self.vertices[w as usize] - x;
+                    self.neighbor_row(v as u32).find(|&w| {
+                        let e = self.vertex(w as usize) - x;
                         e.dot(&u) >= -tie * e.norm()
                     })
                 });
@@ -671,7 +696,7 @@ impl<T: Real> ConvexPolyhedron<T> {
                 });
                 Some(best.0)
             }
-            2 => Some(u32::from(self.face_normals[0].dot(dir) < T::zero())),
+            2 => Some(u32::from(self.planes[0].normal.dot(dir) < T::zero())),
             _ => None,
         };
         if let Some(f) = face {
@@ -930,6 +955,11 @@ mod tests {
                 let row: Vec<u32> = hull.neighbor_row(v as u32).collect();
                 assert_eq!(row, hull.vertex_neighbors(v), "vertex {v}");
                 assert_eq!(hull.climb[v].point, hull.vertices()[v]);
+                assert_eq!(hull.vertex(v), hull.vertices()[v]);
+                assert_eq!(
+                    hull.local_vertex(VertexId(v as u32)),
+                    Some(hull.vertices()[v])
+                );
                 if hull.climb[v].len == ClimbVertex::<f64>::SHARED {
                     shared += 1;
                 } else {
@@ -941,6 +971,32 @@ mod tests {
             inline > 1000 && shared > 0,
             "{inline} inline rows, {shared} shared"
         );
+    }
+
+    /// Each face's plane holds its normal and the offset of its first loop vertex, and every
+    /// loop vertex lies on it.
+    #[test]
+    fn face_planes_are_the_faces_planes() {
+        let mut rng = Pcg64::seed_from_u64(44);
+        for case in 0..24 {
+            let cloud = random_cloud(&mut rng, 8 + 5 * case, case % KINDS.len());
+            let hull = ConvexPolyhedron::from_points(&cloud).expect("valid cloud");
+            assert_eq!(hull.face_planes().len(), hull.face_count());
+            for (f, plane) in hull.face_planes().iter().enumerate() {
+                let face = hull.face(f);
+                assert_eq!(plane.normal, face.normal);
+                assert_eq!(hull.face_plane(f), (&plane.normal, plane.offset));
+                let first = hull.vertices()[face.vertex_ids[0] as usize];
+                assert_eq!(plane.offset, plane.normal.dot(&first.coords));
+                for &v in face.vertex_ids {
+                    let height = plane.normal.dot(&hull.vertices()[v as usize].coords);
+                    assert!(
+                        (height - plane.offset).abs() <= 1e-9,
+                        "case {case} face {f}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -27,7 +27,7 @@ pub use ball::Ball;
 pub use capsule::Capsule;
 pub use cone::Cone;
 pub use convex_polyhedron::{
-    ConvexPolyhedron, HILL_CLIMBING_MIN_VERTICES, HullEdge, HullFace, PLATEAU_CAPACITY,
+    ConvexPolyhedron, FacePlane, HILL_CLIMBING_MIN_VERTICES, HullEdge, HullFace, PLATEAU_CAPACITY,
     SCAN_UNHINTED_MAX_VERTICES,
 };
 pub use cuboid::Cuboid;

@@ -266,12 +266,10 @@ impl<'a, T: Real> Polytope<'a, T> {
         out.clear();
         match self {
             Polytope::Hull(h) => {
-                let (normals, offsets) = h.face_planes();
                 out.extend(
-                    normals
+                    h.face_planes()
                         .iter()
-                        .zip(offsets)
-                        .map(|(n, o)| n.dot(&x.coords) - *o),
+                        .map(|plane| plane.normal.dot(&x.coords) - plane.offset),
                 );
             }
             _ => out.extend((0..self.face_count()).map(|i| self.height(i, x))),
@@ -343,10 +341,10 @@ impl<'a, T: Real> Polytope<'a, T> {
             Polytope::Hull(h) => {
                 let e = h.edges()[i];
                 let [f0, f1] = e.faces.map(|f| f as usize);
-                let tail = h.vertices()[e.vertices[0] as usize];
+                let tail = h.vertex(e.vertices[0] as usize);
                 Edge {
                     tail,
-                    dir: h.vertices()[e.vertices[1] as usize] - tail,
+                    dir: h.vertex(e.vertices[1] as usize) - tail,
                     normals: [
                         h.face(f0).normal.into_inner(),
                         h.face(f1).normal.into_inner(),
@@ -371,7 +369,7 @@ impl<'a, T: Real> Polytope<'a, T> {
     fn face_point(&self, i: usize) -> Point<T> {
         match self {
             Polytope::Cuboid(c) => c.vertex(Cuboid::<T>::face_vertex_ids(i as u32)[0]),
-            Polytope::Hull(h) => h.vertices()[h.face(i).vertex_ids[0] as usize],
+            Polytope::Hull(h) => h.vertex(h.face(i).vertex_ids[0] as usize),
             Polytope::Triangle(t) => t.a(),
         }
     }
@@ -397,11 +395,10 @@ impl<'a, T: Real> Polytope<'a, T> {
             Polytope::Hull(h) => {
                 let face = h.face(i);
                 let loop_ = face.vertex_ids;
-                let verts = h.vertices();
                 polygon_depth(
                     &face.normal.into_inner(),
-                    loop_.iter().map(|&v| verts[v as usize]),
-                    verts[loop_[0] as usize],
+                    loop_.iter().map(|&v| h.vertex(v as usize)),
+                    h.vertex(loop_[0] as usize),
                     x,
                 )
             }
@@ -433,11 +430,10 @@ impl<'a, T: Real> Polytope<'a, T> {
             }
             Polytope::Hull(h) => {
                 let loop_ = h.face(i).vertex_ids;
-                let v = h.vertices();
                 for k in 0..loop_.len() {
                     push(
-                        v[loop_[k] as usize],
-                        v[loop_[(k + 1) % loop_.len()] as usize],
+                        h.vertex(loop_[k] as usize),
+                        h.vertex(loop_[(k + 1) % loop_.len()] as usize),
                     );
                 }
             }
@@ -566,6 +562,9 @@ struct Best<T: Real> {
     axis: Vector<T>,
     feature: SatFeature,
     on_a: Point<T>,
+    /// For a face of B, not measured (B's point is the face's, found when asked for:
+    /// [`Test::point_on_b`]; a certified frame tries several faces and keeps one) and `on_a`
+    /// stands in.
     on_b: Point<T>,
     /// For a face axis, the other shape's support vertex that measured it (`on_a` or `on_b`).
     vertex: VertexId,
@@ -709,7 +708,15 @@ impl<'a, T: Real> Test<'a, T> {
             axis: -m,
             feature: SatFeature::FaceB(j as u16),
             on_a,
-            on_b: self.input.pos12 * self.input.b.face_point(j),
+            on_b: on_a,
+        }
+    }
+
+    /// A point of B on `best`'s feature: its `on_b`, or for a face of B a vertex of the face.
+    fn point_on_b(&self, best: &Best<T>) -> Point<T> {
+        match best.feature {
+            SatFeature::FaceB(j) => self.input.pos12 * self.input.b.face_point(usize::from(j)),
+            _ => best.on_b,
         }
     }
 
@@ -829,7 +836,7 @@ impl<'a, T: Real> Test<'a, T> {
         // module doc): the seed's, or the first face's.
         let mut face_a = face_a;
         let b0 = match seed {
-            Some(s) => s.on_b,
+            Some(s) => self.point_on_b(&s),
             None => {
                 let first = self.face_a_axis(0);
                 if first.separation > limit {
