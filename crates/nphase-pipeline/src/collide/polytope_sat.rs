@@ -158,7 +158,7 @@ pub(crate) enum Polytope<'a, T: Real> {
 /// An edge as the test sees it: `tail` and `dir = head − tail` (computed in the shape's own
 /// frame, then rotated: a short edge far from the origin keeps its direction to rounding), and
 /// the normals `[n₀, n₁]` its Gauss arc joins, oriented so that `dir × n₀` enters the arc.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct Edge<T: Real> {
     tail: Point<T>,
     dir: Vector<T>,
@@ -536,9 +536,8 @@ pub(crate) struct SatWorkspace<T: Real> {
     /// Upper bounds on the separation along each face of A, and of B.
     bounds_a: Vec<T>,
     bounds_b: Vec<T>,
-    /// B's edges that survive the bounds, in A's frame (and A's, for a certificate).
+    /// B's edges that survive the bounds (a certificate's hot ones), in A's frame.
     edges_b: Vec<(usize, Edge<T>)>,
-    edges_a: Vec<(usize, Edge<T>)>,
     /// For a certificate: each face's exact separation where it was evaluated, else its bound
     /// (A's, B's), and the points of B (A's frame) and of A (B's frame) of the bounds.
     values_a: Vec<T>,
@@ -765,8 +764,12 @@ impl<'a, T: Real> Test<'a, T> {
 
     /// B's edge `j` in A's frame, with its arc on the Gauss map of `−B`.
     fn edge_b(&self, j: usize) -> Edge<T> {
+        self.in_a_frame(&self.input.b.edge(j))
+    }
+
+    /// An edge of B (B's frame) in A's frame, as the test uses it.
+    fn in_a_frame(&self, e: &Edge<T>) -> Edge<T> {
         let p = self.input.pos12;
-        let e = self.input.b.edge(j);
         Edge {
             tail: p * e.tail,
             dir: p.rotation * e.dir,

@@ -101,6 +101,11 @@ pub struct SatCertificate<T: Real> {
     edges_a: Vec<u16>,
     edges_b: Vec<u16>,
     edge_pairs: Vec<(u16, u16)>,
+    /// Those edges as the test uses them, A's in A's frame and B's in B's (parallel to
+    /// `edges_a` and `edges_b`): a certified frame reads them here, in one place, rather than
+    /// from each hull's edge, vertex and plane arrays — with a hull per body, cache misses.
+    geometry_a: Vec<Edge<T>>,
+    geometry_b: Vec<Edge<T>>,
     /// Frames certified since the last full test.
     uses: u16,
     /// Tests (certified or full) since `pos12` was taken, and whether it was.
@@ -126,6 +131,8 @@ impl<T: Real> SatCertificate<T> {
             edges_a: Vec::new(),
             edges_b: Vec::new(),
             edge_pairs: Vec::new(),
+            geometry_a: Vec::new(),
+            geometry_b: Vec::new(),
             uses: 0,
             frames: 0,
             posed: false,
@@ -338,6 +345,12 @@ impl<T: Real> Test<'_, T> {
             |p| &mut p.1,
             renumbered,
         );
+        cert.geometry_a.clear();
+        cert.geometry_a
+            .extend(cert.edges_a.iter().map(|&i| a.edge(usize::from(i))));
+        cert.geometry_b.clear();
+        cert.geometry_b
+            .extend(cert.edges_b.iter().map(|&j| b.edge(usize::from(j))));
         cert.separation = best.separation;
         cert.margin = margin;
         cert.valid = true;
@@ -384,19 +397,17 @@ impl<T: Real> Test<'_, T> {
         let mut edge: Option<Best<T>> = None;
         if !cert.edge_pairs.is_empty() {
             ws.edges_b.clear();
-            ws.edges_b.extend(cert.edges_b.iter().map(|&j| {
-                let j = usize::from(j);
-                (j, self.edge_b(j))
-            }));
-            ws.edges_a.clear();
-            ws.edges_a.extend(cert.edges_a.iter().map(|&i| {
-                let i = usize::from(i);
-                (i, self.input.a.edge(i))
-            }));
+            ws.edges_b.extend(
+                cert.edges_b
+                    .iter()
+                    .zip(&cert.geometry_b)
+                    .map(|(&j, e)| (usize::from(j), self.in_a_frame(e))),
+            );
             for &(k, m) in &cert.edge_pairs {
-                let (i, ea) = &ws.edges_a[usize::from(k)];
-                let (j, eb) = &ws.edges_b[usize::from(m)];
-                if let Some(c) = self.edge_axis(*i, ea, *j, eb)
+                let (k, m) = (usize::from(k), usize::from(m));
+                let (i, ea) = (usize::from(cert.edges_a[k]), &cert.geometry_a[k]);
+                let (j, eb) = &ws.edges_b[m];
+                if let Some(c) = self.edge_axis(i, ea, *j, eb)
                     && c.separation > floor
                 {
                     edge = beat(c, edge);
