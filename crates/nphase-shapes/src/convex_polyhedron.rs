@@ -83,6 +83,9 @@ pub struct ConvexPolyhedron<T: Real> {
     local_aabb: Aabb<T>,
     /// The largest magnitude of a vertex coordinate, which bounds the rounding of `x · dir`.
     coordinate_bound: T,
+    /// The largest distance of a vertex from the origin (kept, like `local_aabb`: the
+    /// separating-axis certificate asks for it at every collection).
+    origin_reach: T,
 }
 
 /// The most vertices hill climbing explores on a plateau of near-ties before it falls back to a
@@ -258,6 +261,9 @@ impl<T: Real> ConvexPolyhedron<T> {
             Point::new(extreme(0).x, extreme(2).y, extreme(4).z),
             Point::new(extreme(1).x, extreme(3).y, extreme(5).z),
         );
+        let origin_reach = vertices
+            .iter()
+            .fold(T::zero(), |r, v| Float::max(r, v.coords.norm()));
         let vertices_bound = vertices
             .iter()
             .map(|v| v.coords.amax())
@@ -300,6 +306,7 @@ impl<T: Real> ConvexPolyhedron<T> {
             climb_starts,
             local_aabb,
             coordinate_bound: vertices_bound,
+            origin_reach,
         })
     }
 
@@ -315,6 +322,12 @@ impl<T: Real> ConvexPolyhedron<T> {
     /// `i >= vertices().len()`.
     pub fn vertex(&self, i: usize) -> Point<T> {
         self.climb[i].point
+    }
+
+    /// The largest distance of a vertex from the local origin — of any point of the hull,
+    /// since it is convex (computed once, at construction).
+    pub fn origin_reach(&self) -> T {
+        self.origin_reach
     }
 
     /// 3 for a solid, 2 for a polygon, 1 for a segment, 0 for a single point.
@@ -748,7 +761,7 @@ mod tests {
     /// The bounding box kept at construction is the vertices' tight box, on every kind of
     /// cloud (its corners are attained coordinate by coordinate, and nothing lies outside).
     #[test]
-    fn kept_bounding_box_is_the_vertices_tight_box() {
+    fn kept_bounding_box_and_reach_are_the_vertices() {
         let mut rng = Pcg64::seed_from_u64(41);
         for case in 0..60 {
             let kind = case % KINDS.len();
@@ -761,6 +774,8 @@ mod tests {
                 let hi = coords.fold(f64::NEG_INFINITY, f64::max);
                 assert_eq!((aabb.mins[k], aabb.maxs[k]), (lo, hi), "{}", KINDS[kind]);
             }
+            let reach = hull.vertices().iter().map(|v| v.coords.norm());
+            assert_eq!(hull.origin_reach(), reach.fold(0.0, f64::max));
         }
     }
 

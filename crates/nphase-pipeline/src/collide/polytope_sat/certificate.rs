@@ -235,10 +235,7 @@ fn keep_paired(
 fn reach<T: Real>(p: &Polytope<'_, T>) -> T {
     match p {
         Polytope::Cuboid(c) => c.half_extents().norm(),
-        Polytope::Hull(h) => h
-            .vertices()
-            .iter()
-            .fold(T::zero(), |r, v| Float::max(r, v.coords.norm())),
+        Polytope::Hull(h) => h.origin_reach(),
         Polytope::Triangle(t) => t
             .vertices()
             .iter()
