@@ -401,3 +401,36 @@ fn carried_tangent<T: Real>(n: &UnitVector<T>, t: &UnitVector<T>) -> UnitVector<
         UnitVector::new_unchecked(nphase_math::orthonormal_basis(n).0)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use nphase_math::nalgebra::{Quaternion, Translation3};
+    use nphase_math::{Isometry, Rotation};
+
+    use super::bitwise_equal;
+
+    /// Every one of the seven components counts, by its bits: one ulp, or −0 for +0, in any
+    /// of them makes two poses differ.
+    #[test]
+    fn bitwise_equal_sees_every_component_and_the_sign_of_zero() {
+        let parts = [0.5f32, -0.25, 0.0, 0.6, 0.0, -0.8, 0.0];
+        let pose = |c: [f32; 7]| {
+            Isometry::from_parts(
+                Translation3::new(c[0], c[1], c[2]),
+                Rotation::new_unchecked(Quaternion::new(c[6], c[3], c[4], c[5])),
+            )
+        };
+        let p = pose(parts);
+        assert!(bitwise_equal(&p, &pose(parts)));
+        for k in 0..7 {
+            for changed in [f32::from_bits(parts[k].to_bits() + 1), -parts[k]] {
+                let mut c = parts;
+                c[k] = changed;
+                assert!(
+                    !bitwise_equal(&p, &pose(c)),
+                    "component {k} changed to {changed}"
+                );
+            }
+        }
+    }
+}
