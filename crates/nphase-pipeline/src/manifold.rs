@@ -506,7 +506,7 @@ fn clip_features<T: Real>(
         // |dist|·tan(tilt) deeper than the true depth. ((b − a) × n points outward like
         // (b − a) × f because n·f > 0 and the edge is perpendicular to f.)
         for k in 0..rv.len() {
-            let next = if k + 1 == rv.len() { 0 } else { k + 1 };
+            let [_, next] = edge_ends(k, rv.len());
             ws.planes.push(SidePlane {
                 origin: rv[k],
                 normal: (rv[next] - rv[k]).cross(&toward),

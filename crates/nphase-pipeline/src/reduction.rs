@@ -107,29 +107,32 @@ fn index_of_best<T: Real, C: Candidate<T>>(points: &[C], score: impl Fn(&C) -> T
 /// [`index_of_best`] with the winner's unbiased score.
 fn best_with_score<T: Real, C: Candidate<T>>(points: &[C], score: impl Fn(&C) -> T) -> (usize, T) {
     let bias = T::lit(NEW_POINT_BIAS);
-    let (mut best, mut best_biased, mut best_score) = (0, T::neg_infinity(), T::neg_infinity());
-    for (i, p) in points.iter().enumerate() {
+    first_maximum(points, |p| {
         let s = score(p);
-        let biased = if p.persisted() { s } else { s * bias };
-        if biased > best_biased {
-            (best, best_biased, best_score) = (i, biased, s);
-        }
-    }
-    (best, best_score)
+        (if p.persisted() { s } else { s * bias }, s)
+    })
 }
 
 /// The point with the largest score; the earlier on a tie.
 fn index_of_best_by<T: Real, C>(points: &[C], score: impl Fn(&C) -> T) -> usize {
-    let mut best = 0;
-    let mut best_score = T::neg_infinity();
-    for (i, p) in points.iter().enumerate() {
+    first_maximum(points, |p| {
         let s = score(p);
-        if s > best_score {
-            best = i;
-            best_score = s;
+        (s, s)
+    })
+    .0
+}
+
+/// The first point with the largest `rank(p).0`, with its `rank(p).1` (what the caller wants
+/// back of the winner).
+fn first_maximum<T: Real, C>(points: &[C], rank: impl Fn(&C) -> (T, T)) -> (usize, T) {
+    let (mut best, mut best_key, mut best_value) = (0, T::neg_infinity(), T::neg_infinity());
+    for (i, p) in points.iter().enumerate() {
+        let (key, value) = rank(p);
+        if key > best_key {
+            (best, best_key, best_value) = (i, key, value);
         }
     }
-    best
+    (best, best_value)
 }
 
 #[cfg(test)]
