@@ -27,7 +27,10 @@ use std::cell::Cell;
 use common::{Desc, Iso, acceleration_pairs, coherent_poses, gjk_pairs, iso, random_poses, scale};
 use nalgebra::{Isometry3, Point3, Unit, Vector3};
 use nphase_epa::{EpaOptions, EpaWorkspace};
-use nphase_gjk::{Acceleration, GjkInput, GjkOptions, GjkStatus, SimplexCache, closest_points};
+use nphase_gjk::{
+    Acceleration, GjkInput, GjkOptions, GjkStatus, Simplex, SimplexCache, closest_points,
+    closest_points_with_simplex,
+};
 use nphase_math::Real;
 use nphase_shapes::{Core, Shape};
 
@@ -392,20 +395,20 @@ fn epa_row<T: Real>(case: &Case<'_>, da: &Desc, db: &Desc, poses: &[Iso]) {
             (&c1, &c2),
             (Core::Cuboid(_), Core::Point) | (Core::Point, Core::Cuboid(_))
         );
-        let gjk = closest_points(&input, &mut cache);
+        let mut simplex = Simplex::default();
+        let gjk = closest_points_with_simplex(&input, &mut cache, &mut simplex);
         gjk_it.add(if closed_form {
             0.0
         } else {
             f64::from(gjk.stats.iterations)
         });
-        let simplex = match gjk.status {
-            GjkStatus::Intersecting(s) | GjkStatus::Stalled { simplex: s, .. } if !closed_form => {
-                Some(s)
-            }
-            _ => None,
-        };
-        runs.add(f64::from(u8::from(simplex.is_some())));
-        if let Some(simplex) = simplex {
+        let epa_runs = !closed_form
+            && matches!(
+                gjk.status,
+                GjkStatus::Intersecting | GjkStatus::Stalled { .. }
+            );
+        runs.add(f64::from(u8::from(epa_runs)));
+        if epa_runs {
             let out = nphase_epa::penetration(&input, &simplex, &options, &mut workspace);
             epa_it.add(f64::from(out.stats.iterations));
             epa_calls.add(f64::from(out.stats.support_calls));

@@ -325,6 +325,11 @@ pub enum EpaStatus<T: Real> {
     Degenerate(Penetration<T>),
 }
 
+// What every EPA query returns by value, pinned: a penetration (depth, normal, two points, gap)
+// and the statistics.
+const _: () = assert!(size_of::<EpaOutput<f32>>() <= 64);
+const _: () = assert!(size_of::<EpaOutput<f64>>() <= 112);
+
 impl<T: Real> EpaStatus<T> {
     /// The penetration, whatever the status.
     pub fn penetration(&self) -> &Penetration<T> {

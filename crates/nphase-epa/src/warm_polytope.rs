@@ -313,7 +313,7 @@ impl<T: Real> EpaWorkspace<T> {
 
 #[cfg(test)]
 mod tests {
-    use nphase_gjk::{GjkInput, GjkStatus, SimplexCache, closest_points};
+    use nphase_gjk::{GjkInput, GjkStatus, Simplex, SimplexCache, closest_points_with_simplex};
     use nphase_math::{Isometry, Vector};
     use nphase_shapes::{Cuboid, Cylinder};
 
@@ -327,7 +327,10 @@ mod tests {
         let pos12 = Isometry::new(Vector::new(0.1, 0.55, 0.0), Vector::new(0.2, 0.0, 0.1));
         let input = GjkInput::new(&cylinder, &cuboid, pos12);
         let mut cache = SimplexCache::EMPTY;
-        let GjkStatus::Intersecting(simplex) = closest_points(&input, &mut cache).status else {
+        let mut simplex = Simplex::default();
+        let GjkStatus::Intersecting =
+            closest_points_with_simplex(&input, &mut cache, &mut simplex).status
+        else {
             panic!("the cores overlap");
         };
         let mut ws = EpaWorkspace::new();

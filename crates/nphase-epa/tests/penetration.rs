@@ -5,7 +5,7 @@
 //! converge exactly up to rounding; the curved cases get 1e-7 × size in f64).
 
 use nphase_epa::{EpaOptions, EpaStatus, EpaWorkspace, Penetration, penetration};
-use nphase_gjk::{GjkInput, GjkStatus, SimplexCache, closest_points};
+use nphase_gjk::{GjkInput, GjkStatus, Simplex, SimplexCache, closest_points_with_simplex};
 use nphase_math::nalgebra::Translation3;
 use nphase_math::{Isometry, Point, Real, Vector};
 use nphase_shapes::{ConvexPolyhedron, Cuboid, Cylinder, Segment, SupportMap, Triangle};
@@ -24,7 +24,10 @@ where
     T: Real,
 {
     let mut cache = SimplexCache::EMPTY;
-    let GjkStatus::Intersecting(simplex) = closest_points(input, &mut cache).status else {
+    let mut simplex = Simplex::default();
+    let GjkStatus::Intersecting =
+        closest_points_with_simplex(input, &mut cache, &mut simplex).status
+    else {
         panic!("the cores overlap");
     };
     let out = penetration(input, &simplex, options, ws);
@@ -281,7 +284,10 @@ fn random_polytopes_match_brute_force() {
 fn assert_touching_along_y<A: SupportMap<f64>, B: SupportMap<f64>>(a: &A, b: &B, what: &str) {
     let input = GjkInput::new(a, b, Isometry::identity());
     let mut cache = SimplexCache::EMPTY;
-    let GjkStatus::Intersecting(simplex) = closest_points(&input, &mut cache).status else {
+    let mut simplex = Simplex::default();
+    let GjkStatus::Intersecting =
+        closest_points_with_simplex(&input, &mut cache, &mut simplex).status
+    else {
         panic!("{what} intersect");
     };
     let out = penetration(
@@ -344,9 +350,10 @@ fn boxes_touching_corner_to_face_have_zero_depth() {
     let pos12 = Isometry::from_parts(Translation3::new(0.1, 0.5 - lowest, -0.05), rotation);
     let input = GjkInput::new(&a, &b, pos12);
     let mut cache = SimplexCache::EMPTY;
-    let status = closest_points(&input, &mut cache).status;
+    let mut simplex = Simplex::default();
+    let status = closest_points_with_simplex(&input, &mut cache, &mut simplex).status;
     let p = match status {
-        GjkStatus::Intersecting(simplex) => *penetration(
+        GjkStatus::Intersecting => *penetration(
             &input,
             &simplex,
             &EpaOptions::default(),

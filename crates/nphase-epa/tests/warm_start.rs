@@ -11,7 +11,9 @@ use nphase_epa::{
     EpaOptions, EpaStatus, EpaWorkspace, MAX_KEPT_VERTICES, Penetration, WarmPolytope, penetration,
     penetration_warm,
 };
-use nphase_gjk::{GjkInput, GjkStatus, MinkowskiDifference, SimplexCache, closest_points};
+use nphase_gjk::{
+    GjkInput, GjkStatus, MinkowskiDifference, Simplex, SimplexCache, closest_points_with_simplex,
+};
 use nphase_math::nalgebra::{Translation3, UnitQuaternion};
 use nphase_math::{Isometry, Point, Real, Vector};
 use nphase_shapes::{Cone, ConvexPolyhedron, Cuboid, Cylinder, Segment, SupportMap, VertexId};
@@ -30,7 +32,10 @@ where
     T: Real,
 {
     let mut cache = SimplexCache::EMPTY;
-    let GjkStatus::Intersecting(simplex) = closest_points(input, &mut cache).status else {
+    let mut simplex = Simplex::default();
+    let GjkStatus::Intersecting =
+        closest_points_with_simplex(input, &mut cache, &mut simplex).status
+    else {
         return None;
     };
     match penetration(input, &simplex, options, ws).status {
@@ -106,7 +111,9 @@ where
             None => {
                 // Declined: the pipeline then runs cold, and keeps that polytope.
                 let mut cache = SimplexCache::EMPTY;
-                let GjkStatus::Intersecting(simplex) = closest_points(&input, &mut cache).status
+                let mut simplex = Simplex::default();
+                let GjkStatus::Intersecting =
+                    closest_points_with_simplex(&input, &mut cache, &mut simplex).status
                 else {
                     unreachable!("the cold query above found the cores overlapping");
                 };
@@ -268,7 +275,10 @@ fn warm_start_declines_what_it_cannot_certify() {
     let a = Cuboid::new(Vector::new(1.0, 1.0, 1.0)).expect("valid");
     let touching = GjkInput::new(&a, &a, Isometry::translation(2.0, 0.0, 0.0));
     let mut cache = SimplexCache::EMPTY;
-    if let GjkStatus::Intersecting(simplex) = closest_points(&touching, &mut cache).status {
+    let mut simplex = Simplex::default();
+    if let GjkStatus::Intersecting =
+        closest_points_with_simplex(&touching, &mut cache, &mut simplex).status
+    {
         let out = penetration(&touching, &simplex, &EpaOptions::default(), &mut ws);
         if out.stats.exit == nphase_epa::EpaExit::FlatMinkowskiDifference {
             assert!(!ws.keep(&touching, &mut kept) && kept.is_empty());

@@ -27,14 +27,14 @@
 //! * **No progress**: `|v|` failed to decrease (rounding); the previous simplex is kept.
 //! * A repeated vertex or no progress with the gap still open, or with `v`'s direction not
 //!   settled, is [`GjkStatus::Stalled`]: it happens on nearly parallel features a tiny distance
-//!   apart, where the support along a slightly tilted `v` dips to another vertex; the simplex
-//!   comes with it for EPA.
+//!   apart, where the support along a slightly tilted `v` dips to another vertex; its simplex is
+//!   handed over for EPA ([`closest_points_with_simplex`]).
 //! * **Iteration cap**: [`GjkStatus::IterationLimit`] with the best estimate — never reported as
 //!   "not touching".
 //! * **Overlap**: the simplex encloses the origin, or `|v|` falls below
 //!   [`Tolerances::gjk_touch`] of the small scale (above the rounding floor: the cores touch;
-//!   below that the direction of `v` is rounding noise): [`GjkStatus::Intersecting`] with the
-//!   simplex, for EPA.
+//!   below that the direction of `v` is rounding noise): [`GjkStatus::Intersecting`]; the
+//!   simplex is handed over for EPA ([`closest_points_with_simplex`]).
 //! * **Max distance**: a lower bound above `max_dist` ([`GjkStatus::BeyondMaxDist`]).
 //!
 //! # Normals of near-touching faces
@@ -89,7 +89,28 @@ where
     B: SupportMap<T> + ?Sized,
     T: Real,
 {
-    run(input, cache, None)
+    run(input, cache, None, None)
+}
+
+/// [`closest_points`], also handing over the final simplex: when the status is
+/// [`GjkStatus::Intersecting`] or [`GjkStatus::Stalled`], `simplex` holds it on return (1 to 4
+/// vertices, enclosing or touching the origin for `Intersecting`) — EPA's start. Otherwise
+/// `simplex` is left as it was.
+///
+/// The simplex (up to 328 bytes in f64) stays in the caller's place rather than in the
+/// returned status, so that every query returns a small value ([`GjkOutput`]: 120 bytes in
+/// f64, 64 in f32) whether or not EPA follows.
+pub fn closest_points_with_simplex<A, B, T>(
+    input: &GjkInput<'_, A, B, T>,
+    cache: &mut SimplexCache<T>,
+    simplex: &mut Simplex<T>,
+) -> GjkOutput<T>
+where
+    A: SupportMap<T> + ?Sized,
+    B: SupportMap<T> + ?Sized,
+    T: Real,
+{
+    run(input, cache, None, Some(simplex))
 }
 
 /// Whether two shapes touch or overlap (signed distance ≤ 0, rounded parts included).
@@ -107,7 +128,7 @@ where
 {
     let mut probe = *input;
     probe.max_dist = T::zero();
-    let out = run(&probe, cache, Some(input.radius1 + input.radius2));
+    let out = run(&probe, cache, Some(input.radius1 + input.radius2), None);
     let intersecting = match &out.status {
         // `|v| ≤ r1 + r2` for a point `v` of the cores' Minkowski difference proves the shapes
         // overlap or touch, whatever the distance estimate built after it says: with `|v|`
@@ -115,7 +136,7 @@ where
         // `v` the huge core's end on the first iteration) that estimate came out a rounding
         // error above zero.
         _ if out.stats.exit == GjkExit::OverlapProven => true,
-        GjkStatus::Intersecting(_) => true,
+        GjkStatus::Intersecting => true,
         GjkStatus::BeyondMaxDist(_) => false,
         GjkStatus::Separated(c)
         | GjkStatus::IterationLimit(c)
@@ -250,8 +271,9 @@ impl Default for GjkOptions {
     }
 }
 
-/// The result of [`closest_points`].
-#[derive(Clone, Debug, PartialEq)]
+/// The result of [`closest_points`]: a small value (the simplex EPA starts from is handed over
+/// separately, [`closest_points_with_simplex`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GjkOutput<T: Real> {
     /// What was found, with its data.
     pub status: GjkStatus<T>,
@@ -260,7 +282,7 @@ pub struct GjkOutput<T: Real> {
 }
 
 /// What GJK found.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum GjkStatus<T: Real> {
     /// The cores are apart and GJK converged. `distance` is the signed distance of the full
     /// shapes: negative when the radii overlap although the cores do not — an exact penetration
@@ -268,22 +290,27 @@ pub enum GjkStatus<T: Real> {
     Separated(ClosestPoints<T>),
     /// The signed distance is proven larger than `max_dist` (a separating axis).
     BeyondMaxDist(SeparatingAxis<T>),
-    /// The cores overlap or touch: the final simplex (1 to 4 vertices, enclosing or touching the
-    /// origin), for EPA.
-    Intersecting(Simplex<T>),
+    /// The cores overlap or touch. The final simplex (1 to 4 vertices, enclosing or touching the
+    /// origin) is EPA's start: [`closest_points_with_simplex`] hands it over.
+    Intersecting,
     /// The iteration cap was reached; the best estimate so far (never a verdict of "apart").
     IterationLimit(ClosestPoints<T>),
     /// The distance stopped decreasing (or a support vertex repeated) before the duality gap
-    /// closed: rounding on nearly parallel features. The best estimate so far, and the simplex
-    /// it came from, from which EPA can settle the answer (its face normals do not suffer from
-    /// the rounding that stalled GJK).
+    /// closed: rounding on nearly parallel features. The best estimate so far; the simplex it
+    /// came from ([`closest_points_with_simplex`] hands it over) lets EPA settle the answer
+    /// (its face normals do not suffer from the rounding that stalled GJK).
     Stalled {
         /// The best estimate.
         estimate: ClosestPoints<T>,
-        /// The final simplex.
-        simplex: Simplex<T>,
     },
 }
+
+// What every query returns by value, pinned: the largest variant is a `ClosestPoints`
+// (distance, normal, two points, two bounds), the statistics two counters and two flags.
+const _: () = assert!(size_of::<GjkStatus<f32>>() <= 52);
+const _: () = assert!(size_of::<GjkStatus<f64>>() <= 104);
+const _: () = assert!(size_of::<GjkOutput<f32>>() <= 64);
+const _: () = assert!(size_of::<GjkOutput<f64>>() <= 120);
 
 /// Closest points of two shapes, all in A's frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -363,6 +390,7 @@ fn run<A, B, T>(
     input: &GjkInput<'_, A, B, T>,
     cache: &mut SimplexCache<T>,
     stop_within: Option<T>,
+    simplex_out: Option<&mut Simplex<T>>,
 ) -> GjkOutput<T>
 where
     A: SupportMap<T> + ?Sized,
@@ -402,7 +430,7 @@ where
             } else {
                 GjkExit::Touching
             };
-            return finish_overlap(state, stats, cache);
+            return finish_overlap(state, stats, cache, simplex_out);
         }
     } else {
         // Cold start: search along the cached axis, or from B's centre toward A's (v ≈ a − b).
@@ -541,7 +569,7 @@ where
             } else {
                 GjkExit::Touching
             };
-            return finish_overlap(state, stats, cache);
+            return finish_overlap(state, stats, cache, simplex_out);
         }
         if within {
             stats.exit = GjkExit::OverlapProven;
@@ -560,7 +588,7 @@ where
         && state.v.norm_squared() <= touch2(&state, tol.gjk_touch)
     {
         stats.exit = GjkExit::Touching;
-        return finish_overlap(state, stats, cache);
+        return finish_overlap(state, stats, cache, simplex_out);
     }
     let mut closest = state.closest_points(input.radius1, input.radius2);
     state.settle_normal(
@@ -581,10 +609,10 @@ where
             if closest.distance - closest.lower_bound > state.tolerance(tol.gjk_relative_gap)
                 || !state.direction_settled() =>
         {
-            GjkStatus::Stalled {
-                estimate: closest,
-                simplex: state.simplex,
+            if let Some(out) = simplex_out {
+                *out = state.simplex;
             }
+            GjkStatus::Stalled { estimate: closest }
         }
         _ => GjkStatus::Separated(closest),
     };
@@ -854,10 +882,14 @@ fn finish_overlap<T: Real>(
     state: State<T>,
     stats: GjkStats,
     cache: &mut SimplexCache<T>,
+    simplex_out: Option<&mut Simplex<T>>,
 ) -> GjkOutput<T> {
     cache.store(&state.simplex, state.v);
+    if let Some(out) = simplex_out {
+        *out = state.simplex;
+    }
     GjkOutput {
-        status: GjkStatus::Intersecting(state.simplex),
+        status: GjkStatus::Intersecting,
         stats,
     }
 }

@@ -25,7 +25,8 @@ mod simplex;
 pub use cache::SimplexCache;
 pub use closest_points::{
     Acceleration, ClosestPoints, GjkExit, GjkInput, GjkOptions, GjkOutput, GjkStats, GjkStatus,
-    IntersectionOutput, SeparatingAxis, closest_points, intersection_test,
+    IntersectionOutput, SeparatingAxis, closest_points, closest_points_with_simplex,
+    intersection_test,
 };
 pub use minkowski::MinkowskiDifference;
 pub use simplex::{Simplex, SimplexVertex};

@@ -138,7 +138,7 @@ fn certify<T: Real>(
                     failures.stall(estimate, &rounded, None, tol, context);
                 }
                 // Below the f32 touch tolerance (1e-5 of the size) the cores touch.
-                GjkStatus::Intersecting(_) if *target <= tol => {}
+                GjkStatus::Intersecting if *target <= tol => {}
                 other => failures.push(format!(
                     "{} ({:?})\n    on {}",
                     status_name(other),

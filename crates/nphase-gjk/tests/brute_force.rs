@@ -153,7 +153,7 @@ fn check_pair<T: Real>(pair: &Pair, failures: &mut Failures, label: &str) -> Opt
         GjkStatus::Stalled { estimate, .. } => {
             failures.stall(estimate, &rounded, Some(oracle.signed), tol, context);
         }
-        GjkStatus::Intersecting(_) if oracle.signed < band => {}
+        GjkStatus::Intersecting if oracle.signed < band => {}
         other => failures.push(format!("{}\n    on {}", status_name(other), context())),
     }
     (oracle.signed.abs() > band).then_some(oracle.signed > 0.0)

@@ -113,6 +113,11 @@ pub struct PairOutcome<T: Real> {
     pub supports: SupportHints,
 }
 
+// What every pair query returns by value, pinned: the contact (two points, the normal, the
+// distance and its bounds), the work counters and flags, and the supporting-feature hints.
+const _: () = assert!(size_of::<PairOutcome<f32>>() <= 100);
+const _: () = assert!(size_of::<PairOutcome<f64>>() <= 160);
+
 /// What a query learnt of the shapes' supporting features along its contact normal `n` (A's
 /// along `n`, B's along `−n`), per shape `[A, B]`, in each shape's own numbering (a hull's
 /// face and vertex ids, [`ConvexPolyhedron`](nphase_shapes::ConvexPolyhedron)).

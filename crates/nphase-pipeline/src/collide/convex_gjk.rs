@@ -18,7 +18,8 @@
 
 use nphase_epa::{EpaOptions, EpaStatus, EpaWorkspace, WarmPolytope};
 use nphase_gjk::{
-    GjkInput, GjkOutput, GjkStatus, MinkowskiDifference, SimplexCache, closest_points,
+    GjkInput, GjkOutput, GjkStatus, MinkowskiDifference, Simplex, SimplexCache, closest_points,
+    closest_points_with_simplex,
 };
 use nphase_math::{Point, Real, UnitVector, Vector};
 use nphase_shapes::{Core, FeatureId, FeatureMap, SupportFeature, VertexId};
@@ -63,8 +64,9 @@ pub(crate) fn convex_contact<T: Real>(
             outcome
         }
         None => {
-            let gjk = closest_points(input, cache);
-            let outcome = contact_from_gjk(input, gjk, epa, feature);
+            let mut simplex = Simplex::default();
+            let gjk = closest_points_with_simplex(input, cache, &mut simplex);
+            let outcome = contact_from_gjk(input, (gjk, &simplex), epa, feature);
             // Only a converged penetration of overlapping cores leaves a polytope worth keeping.
             let overlapped = outcome.epa_ran
                 && !outcome.gjk_stalled
@@ -111,10 +113,12 @@ fn epa_options<T: Real>(input: &CoreInput<'_, T>) -> EpaOptions {
     }
 }
 
-/// [`convex_contact`] from GJK's answer (steps 2–4 of the module doc).
+/// [`convex_contact`] from GJK's answer (steps 2–4 of the module doc) and, for EPA, its final
+/// simplex ([`closest_points_with_simplex`]; read only when the status is `Intersecting` or
+/// `Stalled`).
 pub(crate) fn contact_from_gjk<T: Real>(
     input: &CoreInput<'_, T>,
-    gjk: GjkOutput<T>,
+    (gjk, simplex): (GjkOutput<T>, &Simplex<T>),
     epa: &mut EpaWorkspace<T>,
     feature: &mut SupportFeature<T>,
 ) -> PairOutcome<T> {
@@ -144,7 +148,7 @@ pub(crate) fn contact_from_gjk<T: Real>(
         GjkStatus::BeyondMaxDist(axis) => axis.lower_bound,
         GjkStatus::Separated(c) | GjkStatus::IterationLimit(c) => c.lower_bound,
         GjkStatus::Stalled { estimate, .. } => estimate.lower_bound,
-        GjkStatus::Intersecting(_) => T::neg_infinity(),
+        GjkStatus::Intersecting => T::neg_infinity(),
     };
     outcome.contact = match gjk.status {
         GjkStatus::BeyondMaxDist(_) => None,
@@ -155,13 +159,13 @@ pub(crate) fn contact_from_gjk<T: Real>(
             outcome.quality = ContactQuality::IterationLimit;
             (c.lower_bound <= prediction).then(|| separated(&c, ContactQuality::IterationLimit))
         }
-        GjkStatus::Stalled { estimate, simplex } => {
+        GjkStatus::Stalled { estimate } => {
             outcome.gjk_stalled = true;
             // Rounding stalled GJK on nearly parallel features: EPA, whose normals come from
             // explicit faces, settles the signed distance from the same simplex. Its answer is
             // kept when it converged within GJK's bounds (up to rounding).
             outcome.epa_ran = true;
-            let epa = nphase_epa::penetration(input, &simplex, &epa_options, epa);
+            let epa = nphase_epa::penetration(input, simplex, &epa_options, epa);
             // Rounding scales with the size of the Minkowski difference, not with the distance;
             // the accuracy with the smaller shape.
             let size = simplex
@@ -234,9 +238,9 @@ pub(crate) fn contact_from_gjk<T: Real>(
                 }
             }
         }
-        GjkStatus::Intersecting(simplex) => {
+        GjkStatus::Intersecting => {
             outcome.epa_ran = true;
-            let epa = nphase_epa::penetration(input, &simplex, &epa_options, epa);
+            let epa = nphase_epa::penetration(input, simplex, &epa_options, epa);
             let size = simplex
                 .vertices()
                 .iter()

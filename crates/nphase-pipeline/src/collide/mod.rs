@@ -46,7 +46,7 @@ pub use polytope_sat::{SatCache, SatCertificate, SatFeature};
 pub(crate) use polytope_sat::{SatWorkspace, WitnessWorkspace, witness_over_face};
 
 use nphase_epa::WarmPolytope;
-use nphase_gjk::{GjkInput, GjkOptions, GjkStatus, SimplexCache};
+use nphase_gjk::{GjkInput, GjkOptions, GjkStatus, Simplex, SimplexCache};
 use nphase_math::{Isometry, Point, Real};
 use nphase_shapes::{Core, Shape};
 
@@ -191,15 +191,16 @@ pub(crate) fn query_pair_witnessed<T: Real>(
     // when GJK finds the cores overlapping, or first for a pair that overlapped.
     let mut gjk = None;
     if !(sat.penetrating && sat.feature.is_some()) {
+        // (The simplex is not read: a stall on nearly touching features is settled by the
+        // test too, not by EPA.)
         let out = nphase_gjk::closest_points(&input, cache);
-        // (A stall on nearly touching features is settled by the test too, not by EPA.)
         if !matches!(
             out.status,
-            GjkStatus::Intersecting(_) | GjkStatus::Stalled { .. }
+            GjkStatus::Intersecting | GjkStatus::Stalled { .. }
         ) {
             return convex_gjk::contact_from_gjk(
                 &input,
-                out,
+                (out, &Simplex::default()),
                 &mut workspace.epa,
                 &mut workspace.feature,
             );

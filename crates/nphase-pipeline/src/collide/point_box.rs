@@ -50,7 +50,7 @@ mod tests {
     use super::*;
     use crate::{PairWorkspace, query_pair};
     use nphase_epa::EpaOptions;
-    use nphase_gjk::{GjkInput, GjkStatus, SimplexCache, closest_points};
+    use nphase_gjk::{GjkInput, GjkStatus, Simplex, SimplexCache, closest_points_with_simplex};
     use nphase_math::Isometry;
     use nphase_math::Rotation;
     use nphase_shapes::Shape;
@@ -68,9 +68,11 @@ mod tests {
     ) -> f64 {
         let ((core1, radius1), (core2, radius2)) = (shape1.core(), shape2.core());
         let input = GjkInput::new(&core1, &core2, *pos12).with_radii(radius1, radius2);
-        match closest_points(&input, &mut SimplexCache::EMPTY.clone()).status {
+        let mut simplex = Simplex::default();
+        let mut cache = SimplexCache::EMPTY;
+        match closest_points_with_simplex(&input, &mut cache, &mut simplex).status {
             GjkStatus::Separated(c) => c.distance,
-            GjkStatus::Intersecting(simplex) => {
+            GjkStatus::Intersecting => {
                 let options = EpaOptions::default();
                 let epa = nphase_epa::penetration(&input, &simplex, &options, &mut workspace.epa);
                 -epa.status.penetration().depth
