@@ -62,10 +62,10 @@ fn extent(shape: &dyn ps::Shape) -> f32 {
 /// (parry found no better direction); the two agree on which pairs are within the prediction;
 /// every point is consistent (`(pos12·p2 − p1)·n1 = dist`); all of it went through nphase.
 ///
-/// Tolerance: `2e-4 × scale` (`scale` = the sum of the shapes' extents), DESIGN's f32 accuracy
-/// (`1e-4 × scale`) with a factor 2 for the gap's own f32 rounding. parry's distance itself
-/// is not the oracle: its EPA on curved shapes stops ~1e-3 short. The sample is checked to hold
-/// both overlapping and separated pairs (30–70 % with a contact).
+/// Tolerance: `2e-4 × scale` (`scale` = the sum of the shapes' extents), docs/accuracy.md's
+/// f32 accuracy (`1e-4 × scale`) with a factor 2 for the gap's own f32 rounding. parry's
+/// distance itself is not the oracle: its EPA on curved shapes stops ~1e-3 short. The sample is
+/// checked to hold both overlapping and separated pairs (30–70 % with a contact).
 #[test]
 fn convex_pairs_agree_with_parry() {
     let mut rng = Pcg64::seed_from_u64(41);
