@@ -1,5 +1,6 @@
 //! Steady state allocates nothing: after a few warm-up frames, `NarrowPhase::update` on a
-//! fixed set of pairs in motion makes no heap allocation at all.
+//! fixed set of pairs in motion makes no heap allocation at all; nor do the one-shot queries
+//! once their thread's scratch workspace has grown.
 //!
 //! The bodies swing back and forth (a period of 20 frames), so that steady state repeats what
 //! the warm-up saw: a pair allocates its kept EPA polytope once, at its first penetration on
@@ -99,5 +100,53 @@ fn steady_state_updates_allocate_nothing() {
     // Guard: the frames did real work (EPA, full manifolds), and the counter counts.
     assert!(epa_runs > 100, "{epa_runs}");
     assert!(points > 20 * pairs.len() as u64 / 2, "{points}");
+    assert!(allocations_in(|| drop(std::hint::black_box(vec![1u8; 16]))) == 1);
+}
+
+/// One-shot queries allocate nothing once this thread's scratch workspace has grown: `contact`,
+/// `distance` and `intersection_test` on every pair of the zoo's shape types, penetrating (EPA,
+/// the separating-axis test) and apart, a second time round allocate nothing (before the
+/// scratch workspace was per thread, each call built and freed one, and grew its buffers
+/// again on every hull pair).
+#[test]
+fn one_shot_queries_allocate_nothing_once_warm() {
+    use nphase_pipeline::query::{contact, distance, intersection_test};
+    let zoo = zoo();
+    let mut rng = rng(12);
+    let mut pairs = Vec::new();
+    for i in 0..zoo.len() {
+        for j in 0..zoo.len() {
+            for (s, target) in [-0.08, -0.01, 0.01, 0.3].into_iter().enumerate() {
+                let k = pairs.len() as u64;
+                pairs.push(random_pair(&zoo, (i, j), k, target, s % 2 == 0, &mut rng));
+            }
+        }
+    }
+    // Returns how many pairs touch, and the sum of the distances (all of them finite).
+    let run = || {
+        let (mut touching, mut sum) = (0, 0.0);
+        for (a, b) in &pairs {
+            let c = contact(&a.pose, &a.shape, &b.pose, &b.shape, 0.02).expect("valid input");
+            let d = distance(&a.pose, &a.shape, &b.pose, &b.shape).expect("valid input");
+            let hit = intersection_test(&a.pose, &a.shape, &b.pose, &b.shape).expect("valid");
+            touching += usize::from(hit);
+            sum += d + c.map_or(0.0, |c| c.dist);
+        }
+        (touching, sum)
+    };
+    run();
+    let mut answers = (0, 0.0);
+    let allocations = allocations_in(|| answers = run());
+    assert_eq!(
+        allocations, 0,
+        "allocations in a second round of one-shot queries"
+    );
+    // Guard: both kinds of answer came up, and the counter counts.
+    let (touching, sum) = answers;
+    assert!(
+        touching > pairs.len() / 4 && touching < pairs.len() * 3 / 4,
+        "{touching}"
+    );
+    assert!(sum.is_finite());
     assert!(allocations_in(|| drop(std::hint::black_box(vec![1u8; 16]))) == 1);
 }

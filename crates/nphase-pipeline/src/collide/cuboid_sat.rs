@@ -27,7 +27,6 @@
 //! (fifteen projected radii, no bounds, no edge list, no cache): about 2.6k instructions per
 //! pair against 9k (`benches/callgrind.sh pipeline resting_boxes`).
 
-use arrayvec::ArrayVec;
 use nalgebra::Matrix3;
 use nphase_math::{Isometry, Point, Real, UnitVector, Vector};
 use nphase_shapes::Cuboid;
@@ -231,36 +230,62 @@ fn deepest_incident_vertex<T: Real>(
     };
     let face_center = c + axes_o[k] * (sign * ho[k]);
     let (u, v) = ((k + 1) % 3, (k + 2) % 3);
-    let mut polygon: ArrayVec<Vector<T>, 8> = [(1, 1), (-1, 1), (-1, -1), (1, -1)]
-        .iter()
-        .map(|&(su, sv)| {
-            face_center
-                + axes_o[u] * (T::lit(f64::from(su)) * ho[u])
-                + axes_o[v] * (T::lit(f64::from(sv)) * ho[v])
-        })
-        .collect();
+    // Sutherland–Hodgman between two buffers (a convex quad cut by four planes keeps at most
+    // eight vertices; a ninth, possible only from rounding, is dropped).
+    let mut buffers = [[Vector::zeros(); 8]; 2];
+    for (slot, (su, sv)) in buffers[0]
+        .iter_mut()
+        .zip([(1, 1), (-1, 1), (-1, -1), (1, -1)])
+    {
+        *slot = face_center
+            + axes_o[u] * (T::lit(f64::from(su)) * ho[u])
+            + axes_o[v] * (T::lit(f64::from(sv)) * ho[v]);
+    }
+    let (mut current, mut len) = (0, 4);
     let slack = T::TOLERANCES.accuracy * (hr.norm() + ho.norm());
     for m in (0..3).filter(|&m| m != i) {
         for side in [T::one(), -T::one()] {
-            // Keep side·p_m ≤ hr_m.
-            let height = |p: &Vector<T>| side * p[m] - hr[m] - slack;
-            let mut clipped: ArrayVec<Vector<T>, 8> = ArrayVec::new();
-            for (n, p) in polygon.iter().enumerate() {
-                let q = polygon[(n + 1) % polygon.len()];
-                let (hp, hq) = (height(p), height(&q));
-                if hp <= T::zero() {
-                    clipped.push(*p);
+            // Keep side·p_m ≤ hr_m: each vertex's height once; a plane with every vertex
+            // inside leaves the polygon as it is.
+            let [first, second] = &mut buffers;
+            let (polygon, clipped) = if current == 0 {
+                (&first[..len], second)
+            } else {
+                (&second[..len], first)
+            };
+            let mut heights = [T::zero(); 8];
+            for (h, p) in heights.iter_mut().zip(polygon) {
+                *h = side * p[m] - hr[m] - slack;
+            }
+            let heights = &heights[..len];
+            if heights.iter().all(|&h| h <= T::zero()) {
+                continue;
+            }
+            let mut kept = 0;
+            let mut keep = |p: Vector<T>| {
+                if kept < clipped.len() {
+                    clipped[kept] = p;
+                    kept += 1;
                 }
-                if (hp <= T::zero()) != (hq <= T::zero()) && !clipped.is_full() {
-                    clipped.push(p + (q - p) * (hp / (hp - hq)));
+            };
+            for (n, (p, &hp)) in polygon.iter().zip(heights).enumerate() {
+                let next = if n + 1 == len { 0 } else { n + 1 };
+                let hq = heights[next];
+                if hp <= T::zero() {
+                    keep(*p);
+                }
+                if (hp <= T::zero()) != (hq <= T::zero()) {
+                    let q = polygon[next];
+                    keep(p + (q - p) * (hp / (hp - hq)));
                 }
             }
-            polygon = clipped;
-            if polygon.is_empty() {
+            if kept == 0 {
                 return (Point::from(face_center), false);
             }
+            (current, len) = (1 - current, kept);
         }
     }
+    let polygon = &buffers[current][..len];
     let deepest = polygon.iter().fold(polygon[0], |best, p| {
         if p.dot(normal) < best.dot(normal) {
             *p
