@@ -234,18 +234,21 @@ thread_local! {
 }
 
 /// Runs `f` with this thread's scratch workspace of precision `T`; with a fresh one where
-/// that is not available (a precision other than `f32` and `f64`, or a query running inside
-/// another on the same thread — neither happens in this crate).
-fn with_scratch<T: Real, R>(f: impl FnOnce(&mut PairWorkspace<T>) -> R) -> R {
-    SCRATCH.with(|(w32, w64)| {
+/// that is not available (a precision other than `f32` and `f64`, a query running inside
+/// another on the same thread, or a thread whose locals are being torn down — none of which
+/// happens in this crate).
+fn with_scratch<T: Real, R>(mut f: impl FnMut(&mut PairWorkspace<T>) -> R) -> R {
+    let scratch = SCRATCH.try_with(|(w32, w64)| {
         let cell = (w32 as &dyn Any)
             .downcast_ref::<RefCell<PairWorkspace<T>>>()
-            .or_else(|| (w64 as &dyn Any).downcast_ref());
-        match cell.and_then(|c| c.try_borrow_mut().ok()) {
-            Some(mut workspace) => f(&mut workspace),
-            None => f(&mut PairWorkspace::new()),
-        }
-    })
+            .or_else(|| (w64 as &dyn Any).downcast_ref())?;
+        let mut workspace = cell.try_borrow_mut().ok()?;
+        Some(f(&mut workspace))
+    });
+    match scratch {
+        Ok(Some(answer)) => answer,
+        _ => f(&mut PairWorkspace::new()),
+    }
 }
 
 /// `pos1⁻¹ · pos2`, refusing non-finite poses and translations beyond the input range.
@@ -289,5 +292,26 @@ fn check_prediction<T: Real>(prediction: T) -> Result<(), QueryError> {
         Ok(())
     } else {
         Err(QueryError::InvalidPrediction)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each precision gets its own scratch workspace, kept from one query to the next on the
+    /// thread; a query inside another (the scratch already borrowed) gets a fresh one instead
+    /// of a panic.
+    #[test]
+    fn scratch_is_per_precision_kept_and_never_borrowed_twice() {
+        let address = |ws: &mut PairWorkspace<f64>| core::ptr::from_mut(ws) as usize;
+        let (first, second) = (with_scratch(address), with_scratch(address));
+        assert_eq!(first, second, "the thread's f64 scratch is kept");
+        let single = with_scratch(|ws: &mut PairWorkspace<f32>| core::ptr::from_mut(ws) as usize);
+        assert_ne!(single, first, "f32 has a scratch of its own");
+        let (outer, inner) =
+            with_scratch(|ws: &mut PairWorkspace<f64>| (address(ws), with_scratch(address)));
+        assert_eq!(outer, first);
+        assert_ne!(inner, outer, "a nested query gets a fresh workspace");
     }
 }
