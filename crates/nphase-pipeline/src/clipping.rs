@@ -66,6 +66,10 @@ pub(crate) fn clip_against_planes<T: Real>(
         if polygon.is_empty() {
             return;
         }
+        // A plane with every vertex inside leaves the polygon as it is.
+        if polygon.iter().all(|v| height(plane, &v.point) <= T::zero()) {
+            continue;
+        }
         scratch.clear();
         let cut = Cut {
             planes,
