@@ -158,7 +158,7 @@ pub(crate) fn check_parameter<T: Real>(
             value: value.as_decimal(),
         });
     }
-    check_max(shape, field, value)
+    check_max(shape, || field.to_owned(), value)
 }
 
 /// Checks a shape's vertices (segment ends, triangle corners, hull points): every coordinate
@@ -177,8 +177,8 @@ pub(crate) fn check_vertices<T: Real>(
     let mut largest: Option<(usize, usize, T)> = None;
     for (i, p) in vertices.iter().enumerate() {
         for (k, &x) in p.coords.iter().enumerate() {
-            // The field's name is formatted only for an error (it was two allocations a
-            // coordinate on every valid hull).
+            // The field's name is formatted only for an error (formatting it up front was two
+            // allocations a coordinate of every valid hull).
             let name = || format!("{}.{}", field(i), axis(k));
             if !Float::is_finite(x) {
                 return Err(ShapeError::NotFinite {
@@ -186,9 +186,7 @@ pub(crate) fn check_vertices<T: Real>(
                     field: name(),
                 });
             }
-            if !T::RANGE.within_max(x) {
-                check_max(shape, &name(), x)?;
-            }
+            check_max(shape, name, x)?;
             if largest.is_none_or(|(_, _, m)| Float::abs(x) > m) {
                 largest = Some((i, k, Float::abs(x)));
             }
@@ -212,14 +210,19 @@ fn check_finite<T: Real>(shape: &'static str, field: &str, value: T) -> Result<(
     }
 }
 
-/// Checks that `|value|` is at most the largest length.
-fn check_max<T: Real>(shape: &'static str, field: &str, value: T) -> Result<(), ShapeError> {
+/// Checks that `|value|` is at most the largest length; `field` names it, called only for the
+/// error.
+fn check_max<T: Real>(
+    shape: &'static str,
+    field: impl FnOnce() -> String,
+    value: T,
+) -> Result<(), ShapeError> {
     if T::RANGE.within_max(value) {
         Ok(())
     } else {
         Err(ShapeError::TooLarge {
             shape,
-            field: field.to_owned(),
+            field: field(),
             value: value.as_decimal(),
             max: T::RANGE.max_length.as_decimal(),
         })
