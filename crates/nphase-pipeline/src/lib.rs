@@ -36,7 +36,7 @@ pub use collide::{
 pub use contact_id::ContactId;
 pub use manifold::{
     ContactManifold, ContactPoint, DEPTH_HYSTERESIS, FEATURE_SNAP, MAX_MANIFOLD_POINTS,
-    ManifoldHistory, ManifoldInput, ManifoldWorkspace, REFERENCE_MARGIN, ReferenceSide,
+    ManifoldHistory, ManifoldInput, ManifoldWorkspace, REFERENCE_MARGIN, ReferenceSide, TURN_UNIT,
     build_manifold,
 };
 pub use narrow_phase::{Collider, NarrowPhase, NarrowPhaseConfig, PipelineError, StepStats};

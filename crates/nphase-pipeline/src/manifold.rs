@@ -10,7 +10,9 @@
 //!    the switch ([`FeatureMap::local_support_feature_near`]). What the pair query already
 //!    found is not searched again ([`SupportHints`]): a hull's face that won a separating-axis
 //!    test is that hull's feature, and the other hull's search starts on the support vertex
-//!    that measured it;
+//!    that measured it; and a hull's face a search found is kept, unsearched, while the
+//!    direction has turned less than the angle certified to keep it the search's answer
+//!    ([`ManifoldHistory::turn_budgets`]);
 //! 2. a vertex on either side: one point, the exact witness pair;
 //! 3. otherwise a *reference* feature and an *incident* one, whose polygon is clipped against
 //!    the reference's side planes, which contain `n` ([`crate::clipping`]). The reference is a
@@ -154,7 +156,7 @@ const _: () = assert!(size_of::<ContactPoint<f64>>() <= 96);
 const _: () = assert!(size_of::<ContactManifold<f32>>() <= 264);
 const _: () = assert!(size_of::<ContactManifold<f64>>() <= 448);
 const _: () = assert!(size_of::<ContactId>() == 8);
-const _: () = assert!(size_of::<ManifoldHistory>() <= 20);
+const _: () = assert!(size_of::<ManifoldHistory>() <= 24);
 
 impl<T: Real> Default for ContactManifold<T> {
     fn default() -> Self {
@@ -203,7 +205,16 @@ pub struct ManifoldHistory {
     pub features: Option<(FeatureId, FeatureId)>,
     /// The reference side, when the features were clipped.
     pub reference: Option<ReferenceSide>,
+    /// For A and B: how far that side's search direction may still turn, from the direction
+    /// of this computation, with its supporting feature — a hull's face — staying the
+    /// search's answer, in units of [`TURN_UNIT`] rad (rounded down); 0 when nothing is
+    /// certified, 1 when the last search's face could not be certified either (its allowance
+    /// is not computed again while the search keeps finding it: see [`supporting_feature`]).
+    pub turn_budgets: [u16; 2],
 }
+
+/// The unit of [`ManifoldHistory::turn_budgets`]: 2⁻¹⁶ rad (budgets up to one radian).
+pub const TURN_UNIT: f64 = 1.0 / 65536.0;
 
 /// What [`build_manifold`] needs of a pair: its shapes and pose, its exact contact, and what
 /// last frame's manifold decided.
@@ -228,6 +239,10 @@ pub struct ManifoldInput<'a, T: Real> {
     /// ([`PairOutcome::supports`](crate::PairOutcome::supports); default: none, every feature
     /// is searched for).
     pub supports: SupportHints,
+    /// The directions last frame's features were searched along, A's (A's frame: last frame's
+    /// normal) and B's (B's frame: minus that normal), which [`ManifoldHistory::turn_budgets`]
+    /// are measured from; `None` for a new pair (no budget is then used).
+    pub previous_directions: Option<[Vector<T>; 2]>,
 }
 
 /// Scratch buffers of manifold generation, reused across pairs.
@@ -295,23 +310,27 @@ pub fn build_manifold<T: Real>(
     let (previous1, previous2) = input.history.features.unzip();
     let [face1, face2] = input.supports.faces;
     let [vertex1, vertex2] = input.supports.vertices;
-    supporting_feature(
-        input.shape1,
-        &n,
-        face1,
-        vertex1,
-        previous1,
-        &mut ws.feature1,
-    );
+    let [budget1, budget2] = input.history.turn_budgets;
+    let [from1, from2] = input
+        .previous_directions
+        .map_or([None, None], |d| d.map(Some));
     let n_in_b = input.pos12.rotation.inverse_transform_vector(&-n);
-    supporting_feature(
-        input.shape2,
-        &n_in_b,
-        face2,
-        vertex2,
-        previous2,
-        &mut ws.feature2,
-    );
+    let turn_budgets = [
+        supporting_feature(
+            input.shape1,
+            &n,
+            (face1, vertex1),
+            (previous1, budget1, from1.as_ref()),
+            &mut ws.feature1,
+        ),
+        supporting_feature(
+            input.shape2,
+            &n_in_b,
+            (face2, vertex2),
+            (previous2, budget2, from2.as_ref()),
+            &mut ws.feature2,
+        ),
+    ];
     let features = Some((ws.feature1.id, ws.feature2.id));
     ws.feature2.transform_by(input.pos12);
 
@@ -374,6 +393,7 @@ pub fn build_manifold<T: Real>(
     ManifoldHistory {
         features,
         reference,
+        turn_budgets,
     }
 }
 
@@ -426,27 +446,86 @@ fn reach_depth<T: Real>(
 }
 
 /// `shape`'s supporting feature along `dir` (its own frame), into `out`: for a hull, the face
-/// the query proved (`face`: a separating-axis test's winning face, whose normal is `dir`),
-/// else the search started on the query's support vertex (`vertex`); otherwise the search
-/// with last frame's feature (`previous`: a hull's start, a curved shape's hysteresis).
+/// the query proved (`hints.0`: a separating-axis test's winning face, whose normal is `dir`),
+/// else last frame's face while its turn budget certifies it, else the search started on the
+/// query's support vertex (`hints.1`); otherwise the search with last frame's feature (a hull's
+/// start, a curved shape's hysteresis). Returns the side's turn budget for the next frame.
+///
+/// # Turn budgets
+/// After a search that found a hull's face `f` along `u₀`,
+/// [`ConvexPolyhedron::face_support_allowance`](nphase_shapes::ConvexPolyhedron::face_support_allowance)
+/// gives an angle `Δ` such that the search returns `f` along every direction `u` with
+/// `|u − u₀| ≤ Δ`, from any start; that is the budget. Each later frame measures how far the
+/// direction turned since the last (`|u_k − u_{k−1}|`, from `last.2`, last frame's direction,
+/// plus a rounding guard) and takes it off; by the triangle inequality `|u_k − u₀|` is at most
+/// the sum taken off, so while the budget stays positive `f` is the search's answer and is
+/// filled without searching — the same feature as the search, bit for bit. A frame with the
+/// query's face (which the search is not asked) keeps the budget when that face is `f`.
+/// Budgets are rounded down to [`TURN_UNIT`]. An allowance below two units is stored as
+/// [`UNCERTIFIED`], never used as a budget: while the search finds that face again (a direction
+/// on a Gauss-map edge, where two faces tie, as for separated hulls' edge–edge witnesses) its
+/// allowance is not computed again.
 fn supporting_feature<T: Real>(
     shape: &Shape<T>,
     dir: &Vector<T>,
-    face: Option<u32>,
-    vertex: VertexId,
-    previous: Option<FeatureId>,
+    hints: (Option<u32>, VertexId),
+    last: (Option<FeatureId>, u16, Option<&Vector<T>>),
     out: &mut SupportFeature<T>,
-) {
-    if let Shape::Convex(hull) = shape {
-        if face.is_some_and(|f| hull.face_feature(f as usize, out)) {
-            return;
+) -> u16 {
+    let (face, vertex) = hints;
+    let (previous, budget, from) = last;
+    let Shape::Convex(hull) = shape else {
+        shape.local_support_feature_near(dir, previous, out);
+        return 0;
+    };
+    // Last frame's face and what is left of its budget after this frame's turn.
+    let kept = match (previous, from) {
+        (Some(FeatureId::Face(f)), Some(from)) if budget > UNCERTIFIED => {
+            let turned = (dir - from).norm() + T::lit(8.0) * T::TOLERANCES.epsilon;
+            let left = T::lit(f64::from(budget) * TURN_UNIT) - turned;
+            (left > T::zero()).then(|| (f, budget_of(left)))
         }
-        if vertex.is_some() {
-            let start = Some(FeatureId::Vertex(vertex.0));
-            return shape.local_support_feature_near(dir, start, out);
-        }
+        _ => None,
+    };
+    if let Some(f) = face
+        && hull.face_feature(f as usize, out)
+    {
+        return kept.filter(|&(g, _)| g == f).map_or(0, |(_, left)| left);
     }
-    shape.local_support_feature_near(dir, previous, out);
+    if let Some((f, left)) = kept
+        && hull.face_feature(f as usize, out)
+    {
+        return left;
+    }
+    let start = if vertex.is_some() {
+        Some(FeatureId::Vertex(vertex.0))
+    } else {
+        previous
+    };
+    shape.local_support_feature_near(dir, start, out);
+    match out.id {
+        FeatureId::Face(_) if budget == UNCERTIFIED && previous == Some(out.id) => UNCERTIFIED,
+        FeatureId::Face(f) => {
+            budget_of(hull.face_support_allowance(f as usize, dir)).max(UNCERTIFIED)
+        }
+        _ => 0,
+    }
+}
+
+/// The turn budget of a face whose allowance was below two [`TURN_UNIT`]s (see
+/// [`supporting_feature`]).
+const UNCERTIFIED: u16 = 1;
+
+/// An angle as a turn budget: in [`TURN_UNIT`]s, rounded down, at most `u16::MAX`.
+fn budget_of<T: Real>(angle: T) -> u16 {
+    let units = Float::floor(angle.as_f64() / TURN_UNIT);
+    if units >= f64::from(u16::MAX) {
+        u16::MAX
+    } else if units > 0.0 {
+        units as u16
+    } else {
+        0
+    }
 }
 
 /// Chooses the reference feature (see the module doc), clips the incident feature against it

@@ -47,15 +47,16 @@
 //!   (vertex ids of the last simplex and the last separating axis), a polytope pair's
 //!   separating-axis feature ([`SatCache`]: tried first, it tightens the test's bounds and
 //!   never changes its winner), what last frame's manifold decided (supporting features,
-//!   reference side), and on the heap — for a pair that penetrated on the general path — EPA's
-//!   last polytope, from which the next penetration starts and which is re-checked in full
-//!   before it is used, and — for a penetrating polytope pair — the separating-axis
-//!   certificate ([`SatCertificate`]: the features that may still win while the motion stays
-//!   within its margin). It makes the next query cheaper and the manifold steadier, and never
+//!   reference side, hull faces' turn budgets), and on the heap — for a pair that penetrated
+//!   on the general path — EPA's last polytope, from which the next penetration starts and
+//!   which is re-checked in full before it is used, and — for a penetrating polytope pair —
+//!   the separating-axis certificate ([`SatCertificate`]: the features that may still win
+//!   while the motion stays within its margin). It makes the next query cheaper and the manifold steadier, and never
 //!   changes the contact beyond docs/accuracy.md's tolerances; a fresh [`PairState::new`] is
 //!   always valid (a cold start).
 //! * **What the manifold keeps.** On entry the manifold holds last frame's points with the
-//!   impulses the engine wrote into them, and last frame's tangent; on return it holds this
+//!   impulses the engine wrote into them, and last frame's normal and tangent (the turn
+//!   budgets measure this frame's turn from that normal); on return it holds this
 //!   frame's points, and each point whose id was there last frame gets that point's impulses
 //!   back (`persisted`). A new pair starts from `ContactManifold::default()`.
 //! * **What the caller keeps stable.** The same two shapes in the same order (A, B) for the
@@ -179,9 +180,9 @@ pub struct LastComputation<T: Real> {
 }
 
 // The per-pair record an engine keeps inline, pinned: GJK's cache (32 bytes), the
-// separating-axis feature (6, padded to 8), the manifold's history (20), the last full
-// computation (a pose, two bounds, a quality) and the pointers to EPA's kept polytope and to
-// the separating-axis certificate (8 each).
+// separating-axis feature (6, padded to 8), the manifold's history (24: its turn budgets took
+// 4 bytes of what was padding), the last full computation (a pose, two bounds, a quality) and
+// the pointers to EPA's kept polytope and to the separating-axis certificate (8 each).
 const _: () = assert!(size_of::<PairState<f32>>() <= 120);
 const _: () = assert!(size_of::<PairState<f64>>() <= 160);
 
@@ -194,6 +195,7 @@ impl<T: Real> PairState<T> {
             history: ManifoldHistory {
                 features: None,
                 reference: None,
+                turn_budgets: [0, 0],
             },
             last: None,
             epa: None,
@@ -275,6 +277,17 @@ pub fn update_manifold<T: Real>(
     let reach2 = state
         .last
         .map_or_else(|| bounding_radius(input.shape2), |l| l.reach2);
+    // The directions last frame's features were searched along (its normal, in each shape's
+    // frame), from which this frame's turn is measured; needed only while a budget is left,
+    // and taken only from a manifold with points (a contact always leaves one: an emptied
+    // manifold beside a kept state is a caller's reset, whose normal is not last frame's).
+    let previous_directions = match state.last {
+        Some(last) if state.history.turn_budgets != [0, 0] && !manifold.points.is_empty() => {
+            let n = manifold.local_normal1.into_inner();
+            Some([n, last.pos12.rotation.inverse_transform_vector(&-n)])
+        }
+        _ => None,
+    };
     state.last = Some(LastComputation {
         pos12: input.pos12,
         lower_bound: outcome.lower_bound,
@@ -296,6 +309,7 @@ pub fn update_manifold<T: Real>(
         previous: &previous,
         history: state.history,
         supports: outcome.supports,
+        previous_directions,
     };
     state.history = build_manifold(
         &manifold_input,

@@ -97,6 +97,7 @@ fn check_sequence(
                 previous: &previous,
                 history,
                 supports: outcome.supports,
+                previous_directions: None,
             };
             let same = common::same_without_hand_over(
                 &manifold_input,

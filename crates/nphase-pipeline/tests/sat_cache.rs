@@ -72,6 +72,7 @@ impl Manifolds {
             previous: &previous,
             history: self.history,
             supports,
+            previous_directions: None,
         };
         self.history = build_manifold(&input, &mut self.workspace, &mut self.points);
         let same =

@@ -670,6 +670,75 @@ impl<T: Real> ConvexPolyhedron<T> {
         true
     }
 
+    /// How far `dir` may turn with face `face` staying this hull's supporting feature: an angle
+    /// `Δ ≥ 0` (radians, of unit directions) such that for every `u` with `|u − û| ≤ Δ`, `û`
+    /// being `dir` normalised, [`FeatureMap::local_support_feature_near`] along `u` returns
+    /// `face` whatever its hint. 0 when nothing is certified (not a 3-D hull, `face` out of
+    /// range or not the answer along `dir`, or `dir` zero or not finite).
+    ///
+    /// # Derivation
+    /// The feature search (`support_feature_from`) climbs to a support vertex `v`, then takes,
+    /// of the faces through `v`, the one with the largest `n_g · u` among those holding the
+    /// edge `vw` to the first neighbour `w` with `(w − v) · u ≥ −tie |w − v|` (`tie` =
+    /// `feature_tie`), if any. Let `f` be `face`, and suppose, for all `u` in the ball:
+    ///
+    /// 1. for each vertex `v` of `f` and each neighbour `w` of `v` not on `f`:
+    ///    `(w − v) · u < −(tie |w − v| + δ)`, with `δ` the climb's acceptance tolerance
+    ///    (`4ε R ‖u‖₁ ≤ 4√3 ε R`, `R` the coordinate bound) plus the rounding of the products;
+    /// 2. for each vertex `v` of `f` and each other face `g` through `v`: `(n_f − n_g) · u > η`
+    ///    (`η` the rounding of the products).
+    ///
+    /// Then the climb ends on `f`: it ends on a vertex within `δ` of the true maximum of `x · u`
+    /// (its doc), and the vertices at or above any level induce a connected subgraph of a
+    /// convex polytope's graph (every vertex has an ascending path to the top face, whose
+    /// vertices are connected), so a vertex off `f` that high would be reached from `f`'s top
+    /// vertex through an edge `vw` leaving `f` with `(w − v) · u ≥ −δ`, which (1) excludes —
+    /// and the same argument with the level of `f`'s top shows the true maximum is on `f`.
+    /// On `v ∈ f`, (1) leaves no tied neighbour off `f`, so `f` holds the tied edge if there is
+    /// one, and (2) makes `f` the largest `n_g · u` of the faces through `v`. Both conditions
+    /// are linear in `u`: a product `a · u` moves by at most `|a| Δ` over the ball, so
+    /// `Δ = min( (−(w − v) · û − δ) / |w − v| − tie , ((n_f − n_g) · û − η) / |n_f − n_g| )`,
+    /// less a rounding guard, is the allowance.
+    pub fn face_support_allowance(&self, face: usize, dir: &Vector<T>) -> T {
+        let Some(unit) = normalize_robust(dir).map(|u| u.into_inner()) else {
+            return T::zero();
+        };
+        if self.dimension != 3 || face >= self.face_count() {
+            return T::zero();
+        }
+        let eps = T::TOLERANCES.epsilon;
+        let (tie, delta, eta) = (
+            T::TOLERANCES.feature_tie,
+            T::lit(16.0) * eps * self.coordinate_bound,
+            T::lit(16.0) * eps,
+        );
+        let row = self.faces.row(face);
+        let on_face = |w: u32| row.contains(&w);
+        let n_f = self.planes[face].normal.into_inner();
+        let mut allowance = T::infinity();
+        for &v in row {
+            let x = self.vertex(v as usize);
+            for w in self.neighbor_row(v).filter(|&w| !on_face(w)) {
+                let e = self.vertex(w as usize) - x;
+                let length = e.norm();
+                allowance = Float::min(allowance, (-e.dot(&unit) - delta) / length - tie);
+            }
+            for &g in self.vertex_faces.row(v as usize) {
+                if g as usize != face {
+                    let gap = n_f - self.planes[g as usize].normal.into_inner();
+                    allowance = Float::min(allowance, (gap.dot(&unit) - eta) / gap.norm());
+                }
+            }
+        }
+        // Rounding of the quotients above, and of the unit direction against `dir`.
+        let guarded = allowance * T::lit(0.999) - T::lit(8.0) * eps;
+        if guarded > T::zero() {
+            guarded
+        } else {
+            T::zero()
+        }
+    }
+
     /// [`FeatureMap::local_support_feature`] with the support vertex's climb started at `hint`
     /// (any vertex, or `VertexId::NONE`).
     fn support_feature_from(&self, dir: &Vector<T>, hint: VertexId, out: &mut SupportFeature<T>) {
@@ -1390,6 +1459,90 @@ mod tests {
                 "{s:?} is not a maximiser"
             );
         }
+    }
+
+    /// [`ConvexPolyhedron::face_support_allowance`] is sound: along every direction within the
+    /// allowance of one whose supporting face it certifies — on the boundary of the ball
+    /// included — the feature search returns that face from any start. And it is not empty:
+    /// along face normals of hulls with well-separated faces it certifies a real angle.
+    fn allowance_keeps_the_face<T: Real>(seed: u64) {
+        let mut rng = Pcg64::seed_from_u64(seed);
+        let (mut certified, mut asked, mut wide) = (0, 0, 0);
+        for h in 0..240 {
+            let kind = h % KINDS.len();
+            let n = rng.random_range(4..120);
+            let cloud: Vec<Point<T>> = random_cloud(&mut rng, n, kind)
+                .iter()
+                .map(|p| p.map(T::lit))
+                .collect();
+            let hull = ConvexPolyhedron::from_points(&cloud).expect("finite non-empty cloud");
+            let mut feature = SupportFeature::default();
+            for q in 0..20 {
+                // Half the directions near a face normal (a resting contact), half at random.
+                let dir: Vector<f64> = if q % 2 == 0 && hull.face_count() > 0 {
+                    let f = rng.random_range(0..hull.face_count());
+                    let normal = hull.planes[f].normal.map(T::as_f64);
+                    (normal + random_vector(&mut rng) * 0.05).normalize()
+                } else {
+                    random_unit(&mut rng)
+                };
+                let dir_t = dir.map(T::lit);
+                hull.local_support_feature(&dir_t, &mut feature);
+                let FeatureId::Face(face) = feature.id else {
+                    continue;
+                };
+                let allowance = hull.face_support_allowance(face as usize, &dir_t);
+                asked += 1;
+                if allowance <= T::zero() {
+                    continue;
+                }
+                certified += 1;
+                let allowance = allowance.as_f64();
+                wide += usize::from(allowance > 0.01);
+                let unit = dir_t.map(T::as_f64).normalize();
+                for s in 0..24 {
+                    // A direction at chord `r · allowance` from `unit`: r = 1 on half of them.
+                    let r = if s % 2 == 0 {
+                        1.0
+                    } else {
+                        rng.random_range(0.0..1.0)
+                    };
+                    let side = unit.cross(&random_unit(&mut rng)).normalize();
+                    let angle = 2.0 * (r * allowance / 2.0).min(1.0).asin();
+                    let turned = (unit * angle.cos() + side * angle.sin()).map(T::lit);
+                    let hint = match rng.random_range(0..3) {
+                        0 => None,
+                        1 => Some(FeatureId::Vertex(
+                            rng.random_range(0..hull.vertices.len() as u32),
+                        )),
+                        _ => Some(FeatureId::Face(face)),
+                    };
+                    hull.local_support_feature_near(&turned, hint, &mut feature);
+                    assert_eq!(
+                        feature.id,
+                        FeatureId::Face(face),
+                        "{}: turned by {r} of the allowance {allowance}",
+                        KINDS[kind]
+                    );
+                }
+            }
+        }
+        assert!(asked > 2000, "{asked} faces asked");
+        assert!(certified * 2 > asked, "{certified} of {asked} certified");
+        assert!(
+            wide * 3 > certified,
+            "{wide} of {certified} wider than 0.01 rad"
+        );
+    }
+
+    #[test]
+    fn face_support_allowance_keeps_the_face_f64() {
+        allowance_keeps_the_face::<f64>(71);
+    }
+
+    #[test]
+    fn face_support_allowance_keeps_the_face_f32() {
+        allowance_keeps_the_face::<f32>(72);
     }
 
     proptest! {
