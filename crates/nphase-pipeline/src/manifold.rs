@@ -206,10 +206,13 @@ pub struct ManifoldHistory {
     /// The reference side, when the features were clipped.
     pub reference: Option<ReferenceSide>,
     /// For A and B: how far that side's search direction may still turn, from the direction
-    /// of this computation, with its supporting feature — a hull's face — staying the
-    /// search's answer, in units of [`TURN_UNIT`] rad (rounded down); 0 when nothing is
-    /// certified, 1 when the last search's face could not be certified either (its allowance
-    /// is not computed again while the search keeps finding it: see [`supporting_feature`]).
+    /// of this computation, with its supporting feature — a hull's face found by a search —
+    /// staying the search's answer, in units of [`TURN_UNIT`] rad (rounded down): the face's
+    /// allowance ([`ConvexPolyhedron::face_support_allowance`]) less the turns since. 0 when
+    /// nothing is certified; 1 when the last search's face could not be certified either (its
+    /// allowance is not computed again while the search keeps finding that face).
+    ///
+    /// [`ConvexPolyhedron::face_support_allowance`]: nphase_shapes::ConvexPolyhedron::face_support_allowance
     pub turn_budgets: [u16; 2],
 }
 
