@@ -26,7 +26,6 @@ mod common;
 
 use common::{Iso, random_pair, random_unit, rel_tol, rng, scale, support_gap, zoo};
 use nphase_gjk::SimplexCache;
-use nphase_math::nalgebra::UnitQuaternion;
 use nphase_pipeline::{
     ContactManifold, ManifoldInput, ManifoldWorkspace, PairInput, PairState, PairWorkspace, Reuse,
     SupportHints, query_pair, update_manifold,
@@ -67,17 +66,11 @@ fn check_sequence(
     let drift = random_unit(rng) * 1e-3;
     let mut pos12 = start;
     for frame in 0..FRAMES {
-        match motion {
-            0 => {
-                pos12.translation.vector += drift;
-                pos12.rotation = UnitQuaternion::from_scaled_axis(axis * 1e-3) * pos12.rotation;
+        common::move_one_frame(&mut pos12, motion, (axis, drift), |p| {
+            if frame % 4 == 3 {
+                p.translation.vector += random_unit(rng) * 1e-4;
             }
-            1 if frame % 4 == 3 => {
-                pos12.translation.vector += random_unit(rng) * 1e-4;
-            }
-            1 => {}
-            _ => pos12.rotation = UnitQuaternion::from_scaled_axis(axis * 0.05) * pos12.rotation,
-        }
+        });
         let input = PairInput {
             shape1: a,
             shape2: b,

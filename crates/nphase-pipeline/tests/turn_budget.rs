@@ -99,18 +99,11 @@ fn check_sequence<T: Real>(
     let drift = random_unit(rng) * 1e-3;
     let mut pos12 = start;
     for frame in 0..FRAMES {
-        match motion {
-            0 => {
-                pos12.translation.vector += drift;
-                pos12.rotation = UnitQuaternion::from_scaled_axis(axis * 1e-3) * pos12.rotation;
-            }
-            1 => {
-                pos12.translation.vector += random_unit(rng) * rng.random_range(0.0..1e-5);
-                let turn = random_unit(rng) * rng.random_range(0.0..1e-5);
-                pos12.rotation = UnitQuaternion::from_scaled_axis(turn) * pos12.rotation;
-            }
-            _ => pos12.rotation = UnitQuaternion::from_scaled_axis(axis * 0.05) * pos12.rotation,
-        }
+        common::move_one_frame(&mut pos12, motion, (axis, drift), |p| {
+            p.translation.vector += random_unit(rng) * rng.random_range(0.0..1e-5);
+            let turn = random_unit(rng) * rng.random_range(0.0..1e-5);
+            p.rotation = UnitQuaternion::from_scaled_axis(turn) * p.rotation;
+        });
         if frame == FRAMES / 2 {
             // A caller that empties the manifold and keeps the state, with a normal that is
             // not last frame's — this frame's, B having jumped to A's other side: measured from

@@ -285,6 +285,25 @@ pub fn fixed_config(cases: u32, seed: u64) -> proptest::test_runner::Config {
     }
 }
 
+/// One frame of B's motion in A's frame, as the coherence tests play it: `0` moving (`drift`,
+/// and a turn of 1e-3 rad about `axis`), `1` at rest under the test's own `jitter`, `2`
+/// tumbling (0.05 rad about `axis`).
+pub fn move_one_frame(
+    pos12: &mut Iso,
+    motion: u8,
+    (axis, drift): (V, V),
+    jitter: impl FnOnce(&mut Iso),
+) {
+    match motion {
+        0 => {
+            pos12.translation.vector += drift;
+            pos12.rotation = UnitQuaternion::from_scaled_axis(axis * 1e-3) * pos12.rotation;
+        }
+        1 => jitter(pos12),
+        _ => pos12.rotation = UnitQuaternion::from_scaled_axis(axis * 0.05) * pos12.rotation,
+    }
+}
+
 /// What a manifold decided for the next frame, its turn budgets aside: a search's budget is
 /// the allowance of the face it found, a hand-over or a kept face carries another (or none),
 /// and either way the next frame's feature is the search's.
