@@ -125,3 +125,30 @@ fn a_kept_polytope_that_is_not_closed_is_refused() {
     assert!(error.to_string().contains("closed"), "{error}");
     assert!(serde_json::from_value::<PairState<f64>>(value).is_ok());
 }
+
+/// A pair state saved before the manifold's history had turn budgets (no `turn_budgets`
+/// field) still reads, with no budget (every feature searched for again), and goes on to the
+/// same manifolds as the state it was saved from.
+#[test]
+fn a_state_without_turn_budgets_reads_with_none() {
+    let shapes = (
+        Shape::Cuboid(Cuboid::new(Vector::new(2.0, 0.5, 2.0)).expect("valid")),
+        hull(),
+    );
+    let (mut state, mut manifold) = (PairState::new(), ContactManifold::default());
+    for frame in 0..3 {
+        step(&shapes, frame, &mut state, &mut manifold);
+    }
+    assert_ne!(state.history.turn_budgets, [0, 0], "a budget to lose");
+    let mut value = serde_json::to_value(&state).expect("state serializes");
+    let history = value["history"].as_object_mut().expect("an object");
+    assert!(history.remove("turn_budgets").is_some(), "{history:?}");
+    let mut old: PairState<f64> = serde_json::from_value(value).expect("state deserializes");
+    assert_eq!(old.history.turn_budgets, [0, 0]);
+    let mut old_manifold = manifold.clone();
+    for frame in 3..8 {
+        step(&shapes, frame, &mut state, &mut manifold);
+        step(&shapes, frame, &mut old, &mut old_manifold);
+        assert_eq!(old_manifold, manifold, "frame {frame}");
+    }
+}

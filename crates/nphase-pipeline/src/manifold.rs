@@ -213,6 +213,8 @@ pub struct ManifoldHistory {
     /// allowance is not computed again while the search keeps finding that face).
     ///
     /// [`ConvexPolyhedron::face_support_allowance`]: nphase_shapes::ConvexPolyhedron::face_support_allowance
+    // A state serialized before the budgets existed reads as none (always valid: a search).
+    #[cfg_attr(feature = "serde", serde(default))]
     pub turn_budgets: [u16; 2],
 }
 
