@@ -51,9 +51,9 @@
 //!   on the general path — EPA's last polytope, from which the next penetration starts and
 //!   which is re-checked in full before it is used, and — for a penetrating polytope pair —
 //!   the separating-axis certificate ([`SatCertificate`]: the features that may still win
-//!   while the motion stays within its margin). It makes the next query cheaper and the manifold steadier, and never
-//!   changes the contact beyond docs/accuracy.md's tolerances; a fresh [`PairState::new`] is
-//!   always valid (a cold start).
+//!   while the motion stays within its margin). It makes the next query cheaper and the
+//!   manifold steadier, and never changes the contact beyond docs/accuracy.md's tolerances; a
+//!   fresh [`PairState::new`] is always valid (a cold start).
 //! * **What the manifold keeps.** On entry the manifold holds last frame's points with the
 //!   impulses the engine wrote into them, and last frame's normal and tangent (the turn
 //!   budgets measure this frame's turn from that normal); on return it holds this
