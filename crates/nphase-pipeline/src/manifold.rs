@@ -19,9 +19,14 @@
 //!    face rather than an edge; of two faces the one with the larger separation along its own
 //!    normal, with hysteresis: last frame's reference side is kept unless the other side's
 //!    separation is larger by [`REFERENCE_MARGIN`] × size (Box2D's `0.1 · linearSlop` rule with
-//!    a memory). Of two edges A's is the reference, and only when they are parallel (within
-//!    [`FLAT_FEATURE_ANGLE`](nphase_shapes::FLAT_FEATURE_ANGLE)) — crossed edges touch at the
-//!    witness alone;
+//!    a memory). Of two parallel edges (within
+//!    [`FLAT_FEATURE_ANGLE`](nphase_shapes::FLAT_FEATURE_ANGLE)) A's is the reference. Crossed
+//!    edges touch at the witness alone — unless one is a line of a round surface (a cylinder's
+//!    or capsule's side, a rounded edge: [`SupportFeature::round_radius`]), which falls away
+//!    from its line slowly: then the rounder edge is the reference, and the other edge's
+//!    clipped ends are measured along `n` to its round surface itself, not to a plane, and kept
+//!    within the prediction distance (a cone lying across a cylinder's side at a few degrees
+//!    touches it along its whole slant, not at the crossing alone);
 //! 4. each surviving incident vertex becomes a point whose distance is measured along `n` to
 //!    the reference plane — its partner on the reference face lies on the face, so no point
 //!    is deeper than the exact contact; points further apart than the prediction distance are
@@ -536,7 +541,8 @@ fn budget_of<T: Real>(angle: T) -> u16 {
 /// Chooses the reference feature (see the module doc), clips the incident feature against it
 /// and pushes the points within the prediction distance into `ws.candidates`, labelled with
 /// the features they lie on. Returns the reference side, or `None` when the features do not
-/// clip (crossed edges, a reference plane that cannot measure along `n`).
+/// clip (crossed edges neither of which is round, a reference plane that cannot measure along
+/// `n`).
 fn clip_features<T: Real>(
     ws: &mut ManifoldWorkspace<T>,
     n: &Vector<T>,
@@ -545,6 +551,20 @@ fn clip_features<T: Real>(
 ) -> Option<ReferenceSide> {
     let face1 = ws.feature1.vertices.len() >= 3;
     let face2 = ws.feature2.vertices.len() >= 3;
+    // Edge against edge: crossed unless parallel within FLAT_FEATURE_ANGLE. Crossed edges touch
+    // at the exact witness alone, unless one of them is a line of a round surface: that one is
+    // the reference (the rounder, A's of equals), and the other is measured against its
+    // surface ([`round_gap`]).
+    let crossed = !face1 && !face2 && {
+        let (v1, v2) = (&ws.feature1.vertices, &ws.feature2.vertices);
+        let (e1, e2) = (v1[1] - v1[0], v2[1] - v2[0]);
+        let sin_flat = Float::sin(T::lit(FLAT_FEATURE_ANGLE));
+        e1.cross(&e2).norm() > sin_flat * e1.norm() * e2.norm()
+    };
+    let (round1, round2) = (ws.feature1.round_radius, ws.feature2.round_radius);
+    if crossed && !(Float::max(round1, round2) > T::zero()) {
+        return None;
+    }
     let side = match (face1, face2) {
         (true, true) => {
             let sep1 = separation(&ws.feature1, &ws.feature2);
@@ -557,6 +577,7 @@ fn clip_features<T: Real>(
             }
         }
         (false, true) => ReferenceSide::B,
+        (false, false) if crossed && round2 > round1 => ReferenceSide::B,
         _ => ReferenceSide::A,
     };
     let reference_is_1 = side == ReferenceSide::A;
@@ -599,13 +620,9 @@ fn clip_features<T: Real>(
             });
         }
     } else {
-        // Edge against edge. Crossed edges touch at one point, the exact witness; only
-        // (nearly) parallel ones — a capsule lying on a capsule — have an overlap to clip.
-        let (e1, e2) = (rv[1] - rv[0], incident.vertices[1] - incident.vertices[0]);
-        let sin_flat = Float::sin(T::lit(FLAT_FEATURE_ANGLE));
-        if e1.cross(&e2).norm() > sin_flat * e1.norm() * e2.norm() {
-            return None;
-        }
+        // Edge against edge, parallel (a capsule lying on a capsule) or crossed on a round
+        // reference: the incident edge is clipped to the reference edge's extent.
+        let e1 = rv[1] - rv[0];
         for (k, normal) in [(0, -e1), (1, e1)] {
             ws.planes.push(SidePlane {
                 origin: rv[k],
@@ -633,8 +650,15 @@ fn clip_features<T: Real>(
 
     let origin = rv[0];
     for v in &ws.polygon {
-        let (point1, point2, dist) = if rv.len() >= 3 {
-            let dist = (v.point - origin).dot(&outward) / along;
+        let (point1, point2, dist) = if rv.len() >= 3 || crossed {
+            let dist = if crossed {
+                match round_gap(&v.point, reference, &toward) {
+                    Some(gap) => gap,
+                    None => continue,
+                }
+            } else {
+                (v.point - origin).dot(&outward) / along
+            };
             if reference_is_1 {
                 (v.point - n * dist, v.point, dist)
             } else {
@@ -677,6 +701,55 @@ fn clip_features<T: Real>(
         });
     }
     Some(side)
+}
+
+/// How far `q` is from the round surface of the edge `reference` (its
+/// [`round_radius`](SupportFeature::round_radius) `R > 0`) along `toward`, the reference's
+/// outward direction of the contact normal: the `s` with `q − s · toward` on the surface's outer
+/// side (negative when `q` is inside it); `None` when that line misses the surface (`q` is
+/// beside it) or meets it beyond the edge's extent.
+///
+/// The surface is the cylinder of radius `R` about the axis through `v₀ − R c` along the edge
+/// `e = v₁ − v₀`, with `c` the unit component of `toward` across `e` (where
+/// [`SupportFeature::push_out`] and a cylinder's side line put it). With `P` the projection
+/// across `e`, `d = P(q − v₀ + R c)` and `m = P(toward)`, the line meets it where
+/// `|d − s m|² = R²`: `s = (d·m ∓ √((d·m)² − |m|² (|d|² − R²))) / |m|²`, the smaller root on
+/// the outer side (`toward` points out of the reference). Along a straight incident edge this
+/// gap is convex (a linear height less the concave height of a convex surface), so the
+/// incident edge's points within the prediction distance form one stretch, whose clipped ends
+/// the caller keeps when they are in it.
+fn round_gap<T: Real>(
+    q: &Point<T>,
+    reference: &SupportFeature<T>,
+    toward: &Vector<T>,
+) -> Option<T> {
+    let [v0, v1] = [reference.vertices[0], reference.vertices[1]];
+    let radius = reference.round_radius;
+    let e = v1 - v0;
+    let e2 = e.norm_squared();
+    let across = |w: Vector<T>| w - e * (w.dot(&e) / e2);
+    let m = across(*toward);
+    let m2 = m.norm_squared();
+    // The side line is chosen for directions at most 45° from across the edge: |m|² ≥ ½.
+    if !(m2 > T::lit(0.25)) {
+        return None;
+    }
+    let c = m / Float::sqrt(m2);
+    let d = across(q - v0) + c * radius;
+    let dm = d.dot(&m);
+    let discriminant = dm * dm - m2 * (d.norm_squared() - radius * radius);
+    if !(discriminant >= T::zero()) {
+        return None;
+    }
+    let s = (dm - Float::sqrt(discriminant)) / m2;
+    // The partner must lie along the edge's extent, where the round surface is the shape's
+    // (beyond it are a cylinder's cap, a capsule's or a rounded corner's sphere), give or take
+    // the accuracy: a clipped end lies on the extent's end plane, and its partner moves off it
+    // by `s · toward·e`, a rounding error when the normal is across the edge (a resting pair),
+    // which must not decide.
+    let along = (q - toward * s - v0).dot(&e);
+    let slack = T::TOLERANCES.accuracy * e2;
+    (along >= -slack && along <= e2 + slack).then_some(s)
 }
 
 /// How far `other` lies beyond face `face` along the face's normal: the smallest height of its
@@ -979,4 +1052,90 @@ fn extent<T: Real>(feature: &SupportFeature<T>) -> T {
         .iter()
         .fold(T::zero(), |m, p| Float::max(m, (p - first).norm_squared()));
     Float::sqrt(far2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nphase_shapes::{Capsule, Cylinder};
+    use rand::{Rng, SeedableRng};
+
+    /// `round_gap` against a cylinder's side and a capsule's, measured independently: a gap
+    /// it gives puts `q − s·toward` on the side surface (radius, extent) on its outer side; where
+    /// it gives none, the line `q − t·toward` misses the side's infinite cylinder or meets it
+    /// (on the outer side) beyond the extent.
+    #[test]
+    fn round_gap_lands_on_the_round_surface_or_reports_a_miss() {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(3);
+        let (mut hits, mut misses) = (0, 0);
+        for k in 0..4000 {
+            let (h, radius) = (rng.random_range(0.1..1.0), rng.random_range(0.1..1.0));
+            // A capsule's side line is its core segment pushed out by the radius.
+            let shape = if k % 2 == 0 {
+                Shape::Cylinder(Cylinder::new(h, radius).expect("valid"))
+            } else {
+                Shape::Capsule(Capsule::new(h, radius).expect("valid"))
+            };
+            // Directions within 40° of across the axis: the side line.
+            let azimuth = rng.random_range(0.0..core::f64::consts::TAU);
+            let lift = rng.random_range(-0.7f64..0.7);
+            let dir = Vector::new(
+                azimuth.cos() * lift.cos(),
+                lift.sin(),
+                azimuth.sin() * lift.cos(),
+            );
+            let mut feature = SupportFeature::default();
+            shape.local_support_feature(&dir, &mut feature);
+            assert_eq!(feature.vertices.len(), 2, "{shape:?} along {dir:?}");
+            assert_eq!(feature.round_radius, radius);
+            let toward = feature.normal.into_inner();
+            let q = feature.vertices[0].lerp(&feature.vertices[1], rng.random_range(-0.2..1.2))
+                + Vector::new(
+                    rng.random_range(-1.0..1.0),
+                    rng.random_range(-0.3..0.3),
+                    rng.random_range(-1.0..1.0),
+                ) * radius;
+            let radial = |p: &Point<f64>| p.x.hypot(p.z);
+            match round_gap(&q, &feature, &toward) {
+                Some(s) => {
+                    hits += 1;
+                    let p = q - toward * s;
+                    assert!(
+                        (radial(&p) - radius).abs() <= 1e-9,
+                        "{shape:?}: {p:?} off the side"
+                    );
+                    assert!(p.y.abs() <= h + 1e-9, "{shape:?}: {p:?} beyond the extent");
+                    let outward = Vector::new(p.x, 0.0, p.z);
+                    assert!(
+                        outward.dot(&toward) >= 0.0,
+                        "{shape:?}: {p:?} on the inner side"
+                    );
+                }
+                None => {
+                    misses += 1;
+                    // The axis's distance to the line, across the axis.
+                    let (qx, tx) = (
+                        Vector::new(q.x, 0.0, q.z),
+                        Vector::new(toward.x, 0.0, toward.z),
+                    );
+                    let apart = qx.cross(&tx).norm() / tx.norm();
+                    if apart < radius - 1e-9 {
+                        // The outer meeting point: the larger t of |q − t·toward|⊥ = radius.
+                        let (a, b, c) = (
+                            tx.norm_squared(),
+                            qx.dot(&tx),
+                            qx.norm_squared() - radius * radius,
+                        );
+                        let t = (b - (b * b - a * c).sqrt()) / a;
+                        let p = q - toward * t;
+                        assert!(
+                            p.y.abs() >= h - 1e-9,
+                            "{shape:?}: missed {p:?} within the extent"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(hits > 1000 && misses > 300, "hits {hits}, misses {misses}");
+    }
 }

@@ -23,11 +23,13 @@ mod common;
 
 use common::{Iso, V, cuboid, random_unit, rng};
 use nphase_math::Point;
-use nphase_math::nalgebra::UnitQuaternion;
+use nphase_math::nalgebra::{Matrix3, UnitQuaternion};
 use nphase_pipeline::{
     ContactManifold, FEATURE_SNAP, FeatureId, PairInput, PairState, PairWorkspace, update_manifold,
 };
-use nphase_shapes::{Capsule, ConvexPolyhedron, Cuboid, Cylinder, DISC_POLYGON_VERTICES, Shape};
+use nphase_shapes::{
+    Capsule, Cone, ConvexPolyhedron, Cuboid, Cylinder, DISC_POLYGON_VERTICES, Shape,
+};
 use rand::Rng;
 use rand_pcg::Pcg64;
 
@@ -424,6 +426,45 @@ fn capsule_lying_on_a_box_keeps_its_ids() {
     );
     assert_steady("capsule lying on a box", &r);
     assert_eq!(r.ids.len(), 2, "{:?}", r.ids);
+}
+
+/// A cone lying along a cylinder's side, its slant crossing the side line at 7° in their common
+/// tangent plane, 3 mm deep at the crossing: the slant's ends stay within the prediction
+/// distance of the round side (the side falls away by only ~1.6 mm under them), so the manifold
+/// holds both ends and the witness where the lines cross — not the witness alone, on which a
+/// cone resting along a cylinder rocked in rapier (docs/engines.md) — and keeps their ids.
+#[test]
+fn cone_lying_across_a_cylinders_side_keeps_both_ends() {
+    let can = Shape::Cylinder(Cylinder::new(0.35, 0.5).expect("valid"));
+    let (h, r) = (0.3, 0.25);
+    let cone = Shape::Cone(Cone::new(h, r).expect("valid"));
+    // In the cone's frame, the slant in the azimuth +x runs from the apex (0, h, 0) to the rim
+    // (r, −h, 0) with outward normal ∝ (2h, r, 0). The rotation takes the slant to the
+    // cylinder's side at +x, turned 7° about x, and the normal to −x (toward the cylinder).
+    let slant = V::new(r, -2.0 * h, 0.0).normalize();
+    let normal = V::new(2.0 * h, r, 0.0).normalize();
+    let tilt = 7f64.to_radians();
+    let (to_slant, to_normal) = (V::new(0.0, tilt.cos(), tilt.sin()), V::new(-1.0, 0.0, 0.0));
+    let from = Matrix3::from_columns(&[slant, normal, slant.cross(&normal)]);
+    let to = Matrix3::from_columns(&[to_slant, to_normal, to_slant.cross(&to_normal)]);
+    let rotation = UnitQuaternion::from_matrix(&(to * from.transpose()));
+    // The slant's midpoint 3 mm inside the side at +x.
+    let middle = Point::new(r / 2.0, 0.0, 0.0);
+    let translation = V::new(0.5 - 3e-3, 0.0, 0.0) - rotation * middle.coords;
+    let r = run(
+        &can,
+        &cone,
+        FRAMES,
+        |_, rng| jitter(rng, translation, rotation.scaled_axis(), 1e-3),
+        11,
+    );
+    assert_steady("cone lying across a cylinder's side", &r);
+    assert!(
+        r.points >= 3 * FRAMES,
+        "{} points in {FRAMES} frames, ids {:?}",
+        r.points,
+        r.ids
+    );
 }
 
 /// A box tipping over its bottom edge onto its side (0 to 90° about the edge at x = +0.5, 1 mm

@@ -72,6 +72,13 @@ impl core::fmt::Display for FeatureId {
 ///   has as many edges as vertices (the last one closes the loop), an edge 1, a vertex none.
 /// * `normal` is the unit outward normal of the face, or for an edge or vertex the (normalised)
 ///   query direction.
+/// * `round_radius` is, for an edge, the radius of the round surface the edge is a line of: the
+///   surface is a circular cylinder of that radius about an axis parallel to the edge, at that
+///   distance behind it (across the edge, against `normal`'s component across it) — a
+///   cylinder's side line has its radius, an edge pushed out by a rounded shape's radius
+///   ([`SupportFeature::push_out`]: a capsule's side, a rounded box's edge) adds that radius. 0
+///   for a sharp edge (a polytope's, a cone's slant, whose curvature varies along it from the
+///   base's to unbounded at the apex, and is not claimed) and for faces and vertices.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SupportFeature<T: Real> {
     /// Which feature this is.
@@ -85,6 +92,9 @@ pub struct SupportFeature<T: Real> {
     /// Stable ids of the edges (edge numbers of the shape): `edge_ids[i]` joins `vertices[i]`
     /// and `vertices[(i + 1) % len]`.
     pub edge_ids: Vec<u32>,
+    /// For an edge, the radius of the round surface it is a line of (see the type's doc); 0
+    /// for a sharp edge, a face or a vertex. Same length unit as the vertices.
+    pub round_radius: T,
 }
 
 impl<T: Real> Default for SupportFeature<T> {
@@ -95,6 +105,7 @@ impl<T: Real> Default for SupportFeature<T> {
             vertices: Vec::new(),
             vertex_ids: Vec::new(),
             edge_ids: Vec::new(),
+            round_radius: T::zero(),
         }
     }
 }
@@ -107,6 +118,7 @@ impl<T: Real> SupportFeature<T> {
         self.vertices.clear();
         self.vertex_ids.clear();
         self.edge_ids.clear();
+        self.round_radius = T::zero();
     }
 
     /// Sets the vertices of a face (after [`SupportFeature::reset`]): its loop's points, their
@@ -151,11 +163,13 @@ impl<T: Real> SupportFeature<T> {
     /// Pushes the feature out by `radius` onto the surface of the rounded shape around it: a
     /// face or a vertex along `normal`, an edge perpendicularly to itself (along `normal`'s
     /// component across the edge): pushed along a `normal` tilted from perpendicular by θ, an
-    /// edge's ends would be inside the rounded shape by up to `radius · (1 − cos θ)`.
+    /// edge's ends would be inside the rounded shape by up to `radius · (1 − cos θ)`. The
+    /// [`round_radius`](SupportFeature::round_radius) of an edge grows by `radius`.
     pub fn push_out(&mut self, radius: T) {
         let n = self.normal.into_inner();
         let direction = match self.vertices[..] {
             [a, b] => {
+                self.round_radius += radius;
                 let edge = b - a;
                 let across = n - edge * (n.dot(&edge) / edge.norm_squared());
                 nphase_math::normalize_robust(&across).map_or(n, |u| u.into_inner())
