@@ -15,7 +15,7 @@
 #[path = "../tests/common/scenes.rs"]
 mod scenes;
 
-use scenes::{COINCIDENT, Curved, Engine, RESTING_STEPS, Report, SEEDS, Scene, build};
+use scenes::{COINCIDENT, Curved, Engine, RESTING_STEPS, Report, RestingCell, SEEDS, Scene, build};
 
 const ENGINES: [Engine; 2] = [Engine::Rapier, Engine::Nphase];
 
@@ -102,9 +102,79 @@ fn main() {
         }
     }
 
+    resting_split(&mixed);
+
     println!();
     for (scene, seed, stats) in dispatch {
         println!("{} (seed {seed}): {stats:?}", scene.name());
+    }
+}
+
+/// The mixed scene's resting manifolds by curved member, split by distinct places and solver
+/// contacts (`KindReport::resting_split`), all seeds together: each cell's share of its
+/// engine's resting manifolds of the kind and their mean deepest penetration. Cells under 1 %
+/// for both engines are left out.
+fn resting_split(mixed: &[(u64, Report, Report)]) {
+    println!(
+        "\nMixed scene, last {RESTING_STEPS} steps, seeds {SEEDS:?} together: resting manifolds \
+         by distinct places and solver contacts (share of the kind's resting manifolds, mean \
+         deepest penetration).\n"
+    );
+    println!(
+        "| pairs with | places | solver contacts | share: stock | nphase | resting depth: stock \
+         | nphase |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for (k, kind) in Curved::ALL.iter().enumerate() {
+        let sum = |pick: fn(&(u64, Report, Report)) -> &Report| {
+            let mut cells = [[RestingCell::default(); 4]; 4];
+            for run in mixed {
+                for (row, split) in cells.iter_mut().zip(&pick(run).kinds[k].resting_split) {
+                    for (cell, add) in row.iter_mut().zip(split) {
+                        cell.manifolds += add.manifolds;
+                        cell.depth_sum += add.depth_sum;
+                    }
+                }
+            }
+            let total = cells
+                .iter()
+                .flatten()
+                .map(|c| c.manifolds)
+                .sum::<u64>()
+                .max(1);
+            (cells, total as f64)
+        };
+        let (stock, stock_total) = sum(|run| &run.1);
+        let (nphase, nphase_total) = sum(|run| &run.2);
+        for places in 0..4 {
+            for contacts in places..4 {
+                let (r, n) = (stock[places][contacts], nphase[places][contacts]);
+                let (r_share, n_share) = (
+                    r.manifolds as f64 / stock_total,
+                    n.manifolds as f64 / nphase_total,
+                );
+                if r_share.max(n_share) < 0.01 {
+                    continue;
+                }
+                let depth = |c: RestingCell| {
+                    if c.manifolds == 0 {
+                        "–".to_string()
+                    } else {
+                        format!("{:.5}", c.depth())
+                    }
+                };
+                println!(
+                    "| {} | {} | {} | {:.1} % | {:.1} % | {} | {} |",
+                    kind.name(),
+                    places + 1,
+                    contacts + 1,
+                    100.0 * r_share,
+                    100.0 * n_share,
+                    depth(r),
+                    depth(n),
+                );
+            }
+        }
     }
 }
 

@@ -141,6 +141,27 @@ pub struct KindReport {
     pub resting_depth_sum: f64,
     /// The deepest of them.
     pub resting_deepest: f32,
+    /// The resting manifolds split by how many distinct places (see [`COINCIDENT`]) and how
+    /// many solver contacts they have: `[places − 1][contacts − 1]` (rapier's solver gets at
+    /// most four contacts of a manifold). It shows how rapier's soft contacts rest by how many
+    /// constraints share one place, apart from the contact geometry.
+    pub resting_split: [[RestingCell; 4]; 4],
+}
+
+/// Resting manifolds of one kind of [`KindReport::resting_split`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RestingCell {
+    /// Manifolds, summed over the resting steps.
+    pub manifolds: u64,
+    /// The sum of their deepest penetrations.
+    pub depth_sum: f64,
+}
+
+impl RestingCell {
+    /// The mean deepest penetration of these manifolds.
+    pub fn depth(&self) -> f64 {
+        self.depth_sum / self.manifolds.max(1) as f64
+    }
 }
 
 impl KindReport {
@@ -409,6 +430,10 @@ impl World {
                                 stats.resting_manifolds += 1;
                                 stats.resting_depth_sum += f64::from(deepest);
                                 stats.resting_deepest = stats.resting_deepest.max(deepest);
+                                let cell = &mut stats.resting_split[distinct.min(4) as usize - 1]
+                                    [solver.min(4) as usize - 1];
+                                cell.manifolds += 1;
+                                cell.depth_sum += f64::from(deepest);
                             }
                         }
                     }
