@@ -1060,76 +1060,79 @@ mod tests {
     use nphase_shapes::{Capsule, Cylinder};
     use rand::{Rng, SeedableRng};
 
-    /// `round_gap` against a cylinder's side and a capsule's, measured independently: a gap
-    /// it gives puts `q − s·toward` on the side surface (radius, extent) on its outer side; where
-    /// it gives none, the line `q − t·toward` misses the side's infinite cylinder or meets it
-    /// (on the outer side) beyond the extent.
-    #[test]
-    fn round_gap_lands_on_the_round_surface_or_reports_a_miss() {
+    /// `round_gap` against a cylinder's side and a capsule's, measured independently (in f64
+    /// from the feature's own numbers): a gap it gives puts `q − s·toward` on the side surface
+    /// (radius, extent) on its outer side, within `tol` × the shape's size; where it gives none,
+    /// the line `q − t·toward` misses the side's infinite cylinder or meets it (on the outer
+    /// side) beyond the extent, give or take `tol`.
+    fn round_gap_lands_on_the_round_surface_or_reports_a_miss<T: Real>(tol: f64) {
         let mut rng = rand_pcg::Pcg64::seed_from_u64(3);
         let (mut hits, mut misses) = (0, 0);
         for k in 0..4000 {
             let (h, radius) = (rng.random_range(0.1..1.0), rng.random_range(0.1..1.0));
             // A capsule's side line is its core segment pushed out by the radius.
-            let shape = if k % 2 == 0 {
-                Shape::Cylinder(Cylinder::new(h, radius).expect("valid"))
+            let shape: Shape<T> = if k % 2 == 0 {
+                Shape::Cylinder(Cylinder::new(T::lit(h), T::lit(radius)).expect("valid"))
             } else {
-                Shape::Capsule(Capsule::new(h, radius).expect("valid"))
+                Shape::Capsule(Capsule::new(T::lit(h), T::lit(radius)).expect("valid"))
             };
+            let (h, radius) = (T::lit(h).as_f64(), T::lit(radius).as_f64());
+            let tol = tol * (h + radius);
             // Directions within 40° of across the axis: the side line.
             let azimuth = rng.random_range(0.0..core::f64::consts::TAU);
             let lift = rng.random_range(-0.7f64..0.7);
             let dir = Vector::new(
-                azimuth.cos() * lift.cos(),
-                lift.sin(),
-                azimuth.sin() * lift.cos(),
+                T::lit(azimuth.cos() * lift.cos()),
+                T::lit(lift.sin()),
+                T::lit(azimuth.sin() * lift.cos()),
             );
             let mut feature = SupportFeature::default();
             shape.local_support_feature(&dir, &mut feature);
             assert_eq!(feature.vertices.len(), 2, "{shape:?} along {dir:?}");
-            assert_eq!(feature.round_radius, radius);
+            assert_eq!(feature.round_radius.as_f64(), radius);
             let toward = feature.normal.into_inner();
-            let q = feature.vertices[0].lerp(&feature.vertices[1], rng.random_range(-0.2..1.2))
-                + Vector::new(
-                    rng.random_range(-1.0..1.0),
-                    rng.random_range(-0.3..0.3),
-                    rng.random_range(-1.0..1.0),
-                ) * radius;
-            let radial = |p: &Point<f64>| p.x.hypot(p.z);
+            let offset = Vector::new(
+                rng.random_range(-1.0..1.0),
+                rng.random_range(-0.3..0.3),
+                rng.random_range(-1.0..1.0),
+            ) * radius;
+            let along = T::lit(rng.random_range(-0.2..1.2));
+            let q = feature.vertices[0].lerp(&feature.vertices[1], along) + offset.map(T::lit);
+            let f64s = |v: Vector<T>| v.map(|x| x.as_f64());
+            let (q64, toward64) = (f64s(q.coords), f64s(toward));
+            let radial = |p: &Vector<f64>| p.x.hypot(p.z);
             match round_gap(&q, &feature, &toward) {
                 Some(s) => {
                     hits += 1;
-                    let p = q - toward * s;
+                    let p = q64 - toward64 * s.as_f64();
+                    let what = || format!("{shape:?}: {p:?}");
                     assert!(
-                        (radial(&p) - radius).abs() <= 1e-9,
-                        "{shape:?}: {p:?} off the side"
+                        (radial(&p) - radius).abs() <= tol,
+                        "{} off the side",
+                        what()
                     );
-                    assert!(p.y.abs() <= h + 1e-9, "{shape:?}: {p:?} beyond the extent");
+                    assert!(p.y.abs() <= h + tol, "{} beyond the extent", what());
                     let outward = Vector::new(p.x, 0.0, p.z);
                     assert!(
-                        outward.dot(&toward) >= 0.0,
-                        "{shape:?}: {p:?} on the inner side"
+                        outward.dot(&toward64) >= -tol,
+                        "{} on the inner side",
+                        what()
                     );
                 }
                 None => {
                     misses += 1;
                     // The axis's distance to the line, across the axis.
-                    let (qx, tx) = (
-                        Vector::new(q.x, 0.0, q.z),
-                        Vector::new(toward.x, 0.0, toward.z),
-                    );
+                    let qx = Vector::new(q64.x, 0.0, q64.z);
+                    let tx = Vector::new(toward64.x, 0.0, toward64.z);
                     let apart = qx.cross(&tx).norm() / tx.norm();
-                    if apart < radius - 1e-9 {
-                        // The outer meeting point: the larger t of |q − t·toward|⊥ = radius.
-                        let (a, b, c) = (
-                            tx.norm_squared(),
-                            qx.dot(&tx),
-                            qx.norm_squared() - radius * radius,
-                        );
+                    if apart < radius - tol {
+                        // The outer meeting point: the smaller t of |q − t·toward|⊥ = radius.
+                        let (a, b) = (tx.norm_squared(), qx.dot(&tx));
+                        let c = qx.norm_squared() - radius * radius;
                         let t = (b - (b * b - a * c).sqrt()) / a;
-                        let p = q - toward * t;
+                        let p = q64 - toward64 * t;
                         assert!(
-                            p.y.abs() >= h - 1e-9,
+                            p.y.abs() >= h - tol,
                             "{shape:?}: missed {p:?} within the extent"
                         );
                     }
@@ -1137,5 +1140,15 @@ mod tests {
             }
         }
         assert!(hits > 1000 && misses > 300, "hits {hits}, misses {misses}");
+    }
+
+    #[test]
+    fn round_gap_lands_on_the_round_surface_or_reports_a_miss_f64() {
+        round_gap_lands_on_the_round_surface_or_reports_a_miss::<f64>(1e-9);
+    }
+
+    #[test]
+    fn round_gap_lands_on_the_round_surface_or_reports_a_miss_f32() {
+        round_gap_lands_on_the_round_surface_or_reports_a_miss::<f32>(1e-4);
     }
 }
