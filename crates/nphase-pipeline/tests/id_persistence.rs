@@ -23,7 +23,7 @@ mod common;
 
 use common::{Iso, V, cuboid, random_unit, rng};
 use nphase_math::Point;
-use nphase_math::nalgebra::{Matrix3, UnitQuaternion};
+use nphase_math::nalgebra::{Matrix3, Rotation3, UnitQuaternion};
 use nphase_pipeline::{
     ContactManifold, FEATURE_SNAP, FeatureId, PairInput, PairState, PairWorkspace, update_manifold,
 };
@@ -428,6 +428,22 @@ fn capsule_lying_on_a_box_keeps_its_ids() {
     assert_eq!(r.ids.len(), 2, "{:?}", r.ids);
 }
 
+/// The pose that lays a cone (half-height `h`, radius `r`) on its slant in the azimuth +x —
+/// from the apex `(0, h, 0)` to the rim `(r, −h, 0)`, outward normal ∝ `(2h, r, 0)` — with the
+/// slant along `slant`, its outward normal along `normal` (both unit, perpendicular) and the
+/// slant's midpoint at `middle`.
+fn cone_on_its_slant(h: f64, r: f64, slant: V, normal: V, middle: V) -> (V, UnitQuaternion<f64>) {
+    let from_slant = V::new(r, -2.0 * h, 0.0).normalize();
+    let from_normal = V::new(2.0 * h, r, 0.0).normalize();
+    let frame = |s: V, n: V| Matrix3::from_columns(&[s, n, s.cross(&n)]);
+    // Both frames are orthonormal and right-handed: their product is a rotation (possibly
+    // near a half turn, where `from_matrix`'s iteration from the identity would stall).
+    let rotation = UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix_unchecked(
+        frame(slant, normal) * frame(from_slant, from_normal).transpose(),
+    ));
+    (middle - rotation * V::new(r / 2.0, 0.0, 0.0), rotation)
+}
+
 /// A cone lying along a cylinder's side, its slant crossing the side line at 7° in their common
 /// tangent plane, 3 mm deep at the crossing: the slant's ends stay within the prediction
 /// distance of the round side (the side falls away by only ~1.6 mm under them), so the manifold
@@ -438,32 +454,63 @@ fn cone_lying_across_a_cylinders_side_keeps_both_ends() {
     let can = Shape::Cylinder(Cylinder::new(0.35, 0.5).expect("valid"));
     let (h, r) = (0.3, 0.25);
     let cone = Shape::Cone(Cone::new(h, r).expect("valid"));
-    // In the cone's frame, the slant in the azimuth +x runs from the apex (0, h, 0) to the rim
-    // (r, −h, 0) with outward normal ∝ (2h, r, 0). The rotation takes the slant to the
-    // cylinder's side at +x, turned 7° about x, and the normal to −x (toward the cylinder).
-    let slant = V::new(r, -2.0 * h, 0.0).normalize();
-    let normal = V::new(2.0 * h, r, 0.0).normalize();
     let tilt = 7f64.to_radians();
-    let (to_slant, to_normal) = (V::new(0.0, tilt.cos(), tilt.sin()), V::new(-1.0, 0.0, 0.0));
-    let from = Matrix3::from_columns(&[slant, normal, slant.cross(&normal)]);
-    let to = Matrix3::from_columns(&[to_slant, to_normal, to_slant.cross(&to_normal)]);
-    let rotation = UnitQuaternion::from_matrix(&(to * from.transpose()));
-    // The slant's midpoint 3 mm inside the side at +x.
-    let middle = Point::new(r / 2.0, 0.0, 0.0);
-    let translation = V::new(0.5 - 3e-3, 0.0, 0.0) - rotation * middle.coords;
-    let r = run(
+    let (translation, rotation) = cone_on_its_slant(
+        h,
+        r,
+        V::new(0.0, tilt.cos(), tilt.sin()),
+        V::new(-1.0, 0.0, 0.0),
+        V::new(0.5 - 3e-3, 0.0, 0.0),
+    );
+    let run = run(
         &can,
         &cone,
         FRAMES,
         |_, rng| jitter(rng, translation, rotation.scaled_axis(), 1e-3),
         11,
     );
-    assert_steady("cone lying across a cylinder's side", &r);
+    assert_steady("cone lying across a cylinder's side", &run);
     assert!(
-        r.points >= 3 * FRAMES,
+        run.points >= 3 * FRAMES,
         "{} points in {FRAMES} frames, ids {:?}",
-        r.points,
-        r.ids
+        run.points,
+        run.ids
+    );
+}
+
+/// A cone lying head to tail on another's slant, the slants crossing at 7° in their common
+/// tangent plane, 3 mm deep 3 cm from the middle of the lower cone's slant: the upper cone's
+/// apex, near the lower one's rim, stays within the prediction distance of the lower cone (its
+/// surface falls away from the slant by about w²·cos β / 2ρ, 2–3 mm there); the upper cone's
+/// rim end, near the lower one's apex, does not (the lower cone is sharp there) — the manifold
+/// holds the apex end and the witness, with steady ids (the witness alone before).
+#[test]
+fn cone_lying_across_a_cones_slant_keeps_its_apex_end() {
+    let (h, r) = (0.3, 0.25);
+    let cone = Shape::Cone(Cone::new(h, r).expect("valid"));
+    let slant = V::new(r, -2.0 * h, 0.0).normalize();
+    let normal = V::new(2.0 * h, r, 0.0).normalize();
+    let turn = UnitQuaternion::from_scaled_axis(normal * 7f64.to_radians());
+    let (translation, rotation) = cone_on_its_slant(
+        h,
+        r,
+        -(turn * slant),
+        -normal,
+        V::new(r / 2.0, 0.0, 0.0) - slant * 0.03 - normal * 3e-3,
+    );
+    let run = run(
+        &cone,
+        &cone,
+        FRAMES,
+        |_, rng| jitter(rng, translation, rotation.scaled_axis(), 1e-3),
+        12,
+    );
+    assert_steady("cone lying across a cone's slant", &run);
+    assert!(
+        run.points >= 2 * FRAMES,
+        "{} points in {FRAMES} frames, ids {:?}",
+        run.points,
+        run.ids
     );
 }
 

@@ -4,7 +4,7 @@ use nphase_math::{Point, Real, UnitVector, Vector};
 
 use crate::cylinder::{DISC_POLYGON_VERTICES, disc_polygon, radial_unit};
 use crate::error::check_lengths;
-use crate::feature::{FEATURE_HYSTERESIS, lean, unit_or_y};
+use crate::feature::{FEATURE_HYSTERESIS, RoundAxis, lean, unit_or_y};
 use crate::{
     FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap, SupportVertex, VertexId,
 };
@@ -143,6 +143,10 @@ impl<T: Real> Cone<T> {
             out.push_with_edge(self.apex(), 0, 0);
             let rim = Point::new(u.x * self.radius, -self.half_height, u.z * self.radius);
             out.push(rim, n + 1);
+            out.round_axis = Some(RoundAxis {
+                point: Point::origin(),
+                direction: Vector::y_axis(),
+            });
         }
     }
 }

@@ -4,7 +4,7 @@ use nphase_math::{Point, Real, UnitVector, Vector};
 use num_traits::Float;
 
 use crate::error::check_lengths;
-use crate::feature::{FEATURE_HYSTERESIS, lean, unit_or_y};
+use crate::feature::{FEATURE_HYSTERESIS, RoundAxis, lean, unit_or_y};
 use crate::{FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap};
 
 /// Number of vertices of the regular polygon that stands for a cylinder cap or a cone base in a
@@ -148,7 +148,10 @@ impl<T: Real> Cylinder<T> {
                 2 * n,
             );
             out.push(Point::new(radial.x, self.half_height, radial.z), 2 * n + 1);
-            out.round_radius = self.radius;
+            out.round_axis = Some(RoundAxis {
+                point: Point::origin(),
+                direction: Vector::y_axis(),
+            });
         }
     }
 }

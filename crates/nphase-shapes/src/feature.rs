@@ -72,13 +72,11 @@ impl core::fmt::Display for FeatureId {
 ///   has as many edges as vertices (the last one closes the loop), an edge 1, a vertex none.
 /// * `normal` is the unit outward normal of the face, or for an edge or vertex the (normalised)
 ///   query direction.
-/// * `round_radius` is, for an edge, the radius of the round surface the edge is a line of: the
-///   surface is a circular cylinder of that radius about an axis parallel to the edge, at that
-///   distance behind it (across the edge, against `normal`'s component across it) — a
-///   cylinder's side line has its radius, an edge pushed out by a rounded shape's radius
-///   ([`SupportFeature::push_out`]: a capsule's side, a rounded box's edge) adds that radius. 0
-///   for a sharp edge (a polytope's, a cone's slant, whose curvature varies along it from the
-///   base's to unbounded at the apex, and is not claimed) and for faces and vertices.
+/// * `round_axis` is, for an edge of a round surface, the axis the surface turns about: the
+///   surface near the edge is the edge turned about that axis — a cylinder's side line about
+///   the cylinder's axis, a cone's slant about the cone's, an edge pushed out by a rounded
+///   shape's radius ([`SupportFeature::push_out`]: a capsule's side, a rounded edge) about the
+///   edge it was pushed from. `None` for a sharp edge (a polytope's), a face or a vertex.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SupportFeature<T: Real> {
     /// Which feature this is.
@@ -92,9 +90,26 @@ pub struct SupportFeature<T: Real> {
     /// Stable ids of the edges (edge numbers of the shape): `edge_ids[i]` joins `vertices[i]`
     /// and `vertices[(i + 1) % len]`.
     pub edge_ids: Vec<u32>,
-    /// For an edge, the radius of the round surface it is a line of (see the type's doc); 0
-    /// for a sharp edge, a face or a vertex. Same length unit as the vertices.
-    pub round_radius: T,
+    /// For an edge of a round surface, the axis the surface turns about (see the type's doc).
+    pub round_axis: Option<RoundAxis<T>>,
+}
+
+/// The axis a round surface turns about ([`SupportFeature::round_axis`]), in the feature's
+/// frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RoundAxis<T: Real> {
+    /// A point of the axis.
+    pub point: Point<T>,
+    /// Its direction.
+    pub direction: UnitVector<T>,
+}
+
+impl<T: Real> RoundAxis<T> {
+    /// How far `p` is from the axis.
+    pub fn distance(&self, p: &Point<T>) -> T {
+        let d = p - self.point;
+        (d - self.direction.into_inner() * d.dot(&self.direction)).norm()
+    }
 }
 
 impl<T: Real> Default for SupportFeature<T> {
@@ -105,7 +120,7 @@ impl<T: Real> Default for SupportFeature<T> {
             vertices: Vec::new(),
             vertex_ids: Vec::new(),
             edge_ids: Vec::new(),
-            round_radius: T::zero(),
+            round_axis: None,
         }
     }
 }
@@ -118,7 +133,7 @@ impl<T: Real> SupportFeature<T> {
         self.vertices.clear();
         self.vertex_ids.clear();
         self.edge_ids.clear();
-        self.round_radius = T::zero();
+        self.round_axis = None;
     }
 
     /// Sets the vertices of a face (after [`SupportFeature::reset`]): its loop's points, their
@@ -163,13 +178,20 @@ impl<T: Real> SupportFeature<T> {
     /// Pushes the feature out by `radius` onto the surface of the rounded shape around it: a
     /// face or a vertex along `normal`, an edge perpendicularly to itself (along `normal`'s
     /// component across the edge): pushed along a `normal` tilted from perpendicular by θ, an
-    /// edge's ends would be inside the rounded shape by up to `radius · (1 − cos θ)`. The
-    /// [`round_radius`](SupportFeature::round_radius) of an edge grows by `radius`.
+    /// edge's ends would be inside the rounded shape by up to `radius · (1 − cos θ)`. A sharp
+    /// edge becomes round about itself ([`round_axis`](SupportFeature::round_axis)); a round
+    /// one keeps its axis (the offset of a surface of revolution turns about the same axis).
     pub fn push_out(&mut self, radius: T) {
         let n = self.normal.into_inner();
         let direction = match self.vertices[..] {
             [a, b] => {
-                self.round_radius += radius;
+                if self.round_axis.is_none() {
+                    self.round_axis =
+                        UnitVector::try_new(b - a, T::zero()).map(|direction| RoundAxis {
+                            point: a,
+                            direction,
+                        });
+                }
                 let edge = b - a;
                 let across = n - edge * (n.dot(&edge) / edge.norm_squared());
                 nphase_math::normalize_robust(&across).map_or(n, |u| u.into_inner())
@@ -185,6 +207,10 @@ impl<T: Real> SupportFeature<T> {
             *v = pose * *v;
         }
         self.normal = pose * self.normal;
+        if let Some(axis) = &mut self.round_axis {
+            axis.point = pose * axis.point;
+            axis.direction = pose * axis.direction;
+        }
     }
 }
 

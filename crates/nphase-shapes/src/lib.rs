@@ -33,7 +33,9 @@ pub use convex_polyhedron::{
 pub use cuboid::Cuboid;
 pub use cylinder::{Cylinder, DISC_POLYGON_VERTICES};
 pub use error::ShapeError;
-pub use feature::{FEATURE_HYSTERESIS, FLAT_FEATURE_ANGLE, FeatureId, FeatureMap, SupportFeature};
+pub use feature::{
+    FEATURE_HYSTERESIS, FLAT_FEATURE_ANGLE, FeatureId, FeatureMap, RoundAxis, SupportFeature,
+};
 pub use round::Round;
 pub use segment::Segment;
 #[cfg(feature = "serde")]
