@@ -119,9 +119,9 @@ fn pyramid_of_210_boxes_as_deep_as_stock() {
 ///   [`mixed_pile_issue_12_bars_on_raw_solver_points`]). The piles diverge within seconds, so
 ///   each engine averages over its own configurations: on capsule pairs nphase measured
 ///   0.98–1.02 × stock's before crossed edges on round surfaces kept their ends (`424dddb`),
-///   1.04–1.07 × since; on cylinder and cone pairs 1.06–1.20 ×;
+///   1.04–1.07 × since; on cylinder and cone pairs 1.06–1.20 × (docs/engines.md);
 /// * nothing rests sunk: no manifold of the last `RESTING_STEPS` steps is 10 cm deep (stock
-///   rapier's deepest: 2.5 cm, nphase's 3.9 cm in the release profile at `09a26cb` — 5.4 cm
+///   rapier's deepest: 2.5 cm, nphase's 2.9 cm in the release profile at `0991724` — 5.4 cm
 ///   before `424dddb`, a cone rocking on one point along a cylinder's side; the dev profile's
 ///   floating-point results differ a little; before nphase's ids stopped a face-on-face
 ///   witness from swallowing the next frames' points, shapes rested up to 0.25 m deep).
@@ -163,10 +163,10 @@ fn thousand_mixed_shapes_curved_pairs_as_stock() {
 /// * rapier's soft contact constraints rest deeper the fewer constraints carry a load, and a
 ///   point given twice is two constraints: with each nphase point handed to rapier twice (an
 ///   experiment, not the adapter), nphase's resting depths were 0.73–1.09 × stock's; as
-///   nphase gives them, 1.38–1.85 × at `09a26cb`. Stock's own manifolds with one place rest
+///   nphase gives them, 1.17–2.01 × at `0991724`. Stock's own manifolds with one place rest
 ///   shallower the more solver contacts share it (cylinders 0.80 / 0.58 / 0.44 / 0.37 mm for
-///   1–4 contacts), and with one place and one contact the two engines rest alike (0.95 /
-///   1.42 / 0.99 mm for nphase's cylinders / cones / capsules against stock's 0.80 / 1.52 /
+///   1–4 contacts), and with one place and one contact the two engines rest alike (1.04 /
+///   1.47 / 0.96 mm for nphase's cylinders / cones / capsules against stock's 0.80 / 1.52 /
 ///   0.85: the example's split table).
 ///
 /// Meeting these bars would take handing rapier duplicate points. Ignored until the bars are
