@@ -8,8 +8,8 @@
 //! * the 16-box stack stands: its top box ends less than 0.5 m from where it started, with
 //!   less than 0.05 J of kinetic energy left;
 //! * the pyramid's deepest penetration is at most 1.5 × stock rapier's on the same seed;
-//! * in the mixed pile, the pairs involving a cylinder, a cone or a capsule each get as many
-//!   distinct solver points per manifold as with stock rapier (within 5 %), and none rests sunk
+//! * in the mixed pile, the pairs involving a cylinder, a cone or a capsule each get at least
+//!   as many distinct solver points per manifold as with stock rapier, and none rests sunk
 //!   (the scenes module's `KindReport`). Issue 12's bars on raw solver points and resting
 //!   depth are [`mixed_pile_issue_12_bars_on_raw_solver_points`], ignored: they fail on stock
 //!   rapier's duplicated points, not on nphase's geometry (its doc).
@@ -112,14 +112,14 @@ fn pyramid_of_210_boxes_as_deep_as_stock() {
 /// The mixed pile, nphase and stock rapier on the same seeds, checked per curved kind:
 ///
 /// * the sample is representative: over a thousand manifolds of the kind at rest;
-/// * nphase gives the solver as many distinct points per manifold as stock rapier, to within
-///   the scatter of two different simulations, 5 % (solver contacts within `COINCIDENT` of
-///   another of the same manifold counted once — stock rapier's solver gets parry's exact
-///   witness twice in most curved manifolds, see
+/// * nphase gives the solver at least as many distinct points per manifold as stock rapier
+///   (solver contacts within `COINCIDENT` of another of the same manifold counted once —
+///   stock rapier's solver gets parry's exact witness twice in most curved manifolds, see
 ///   [`mixed_pile_issue_12_bars_on_raw_solver_points`]). The piles diverge within seconds, so
 ///   each engine averages over its own configurations: on capsule pairs nphase measured
-///   0.98–1.02 × stock's before crossed edges on round surfaces kept their ends (`424dddb`),
-///   1.04–1.07 × since; on cylinder and cone pairs 1.06–1.20 × (docs/engines.md);
+///   0.98–1.02 × stock's before crossed edges on round surfaces kept their ends (`424dddb`;
+///   the bar then allowed 5 % for that scatter), 1.05–1.09 × since in the dev and release
+///   profiles; on cylinder and cone pairs 1.09–1.19 × (docs/engines.md);
 /// * nothing rests sunk: no manifold of the last `RESTING_STEPS` steps is 10 cm deep (stock
 ///   rapier's deepest: 2.5 cm, nphase's 2.9 cm in the release profile at `0991724` — 5.4 cm
 ///   before `424dddb`, a cone rocking on one point along a cylinder's side; the dev profile's
@@ -137,7 +137,7 @@ fn thousand_mixed_shapes_curved_pairs_as_stock() {
                 "{name}: {n:?} / stock {r:?}"
             );
             assert!(
-                n.distinct_points() >= 0.95 * r.distinct_points(),
+                n.distinct_points() >= r.distinct_points(),
                 "{name}: {:.3} distinct solver points per manifold against stock rapier's {:.3}",
                 n.distinct_points(),
                 r.distinct_points()
