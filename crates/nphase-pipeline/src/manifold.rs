@@ -728,9 +728,9 @@ fn roundness<T: Real>(feature: &SupportFeature<T>) -> T {
 /// `D = q − o`, `w = toward`, `⊥` the part across the axis and `g = ρ(D·a)`, the line
 /// `q − s w` meets it where `|D⊥ − s w⊥|² = (g − s k w·a)²`:
 /// `A s² − 2 B s + C = 0` with `A = |w⊥|² − k² (w·a)²`, `B = D⊥·w⊥ − g k w·a`,
-/// `C = |D⊥|² − g²`. Of the (finite) roots, the smallest where the surface is really there (`ρ ≥ 0`:
-/// not the cone's other nappe) and faces `w` (its outward normal `x⊥/|x⊥| − k a` has a
-/// positive part along `w`): where the line enters the round solid coming from `w`'s side.
+/// `C = |D⊥|² − g²`. Of the (finite) roots, the smallest where the surface is really there
+/// (`ρ ≥ 0`: not the cone's other nappe) and faces `w` (its outward normal `x⊥/|x⊥| − k a`
+/// has a positive part along `w`): where the line enters the round solid from `w`'s side.
 /// Along a straight incident edge this gap is convex (a linear height less the concave height
 /// of a convex surface), so the incident edge's points within the prediction distance form one
 /// stretch, whose clipped ends the caller keeps when they are in it.
