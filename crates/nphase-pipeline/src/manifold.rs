@@ -24,10 +24,10 @@
 //!    edges touch at the witness alone — unless one is a line of a round surface (a cylinder's,
 //!    cone's or capsule's side, a rounded edge: [`SupportFeature::round_axis`]), which falls
 //!    away from its line slowly: then the rounder edge is the reference (with the same
-//!    hysteresis), and the other edge's
-//!    clipped ends are measured along `n` to its round surface itself, not to a plane, and kept
-//!    within the prediction distance (a cone lying across a cylinder's side at a few degrees
-//!    touches it along its whole slant, not at the crossing alone);
+//!    hysteresis), and the other edge's clipped ends are measured along `n` to its round
+//!    surface itself, not to a plane, and kept within the prediction distance (a cone lying
+//!    across a cylinder's side at a few degrees touches it along its whole slant, not at the
+//!    crossing alone);
 //! 4. each surviving incident vertex becomes a point whose distance is measured along `n` to
 //!    the reference plane — its partner on the reference face lies on the face, so no point
 //!    is deeper than the exact contact; points further apart than the prediction distance are
@@ -562,10 +562,6 @@ fn clip_features<T: Real>(
         let sin_flat = Float::sin(T::lit(FLAT_FEATURE_ANGLE));
         e1.cross(&e2).norm() > sin_flat * e1.norm() * e2.norm()
     };
-    let (round1, round2) = (roundness(&ws.feature1), roundness(&ws.feature2));
-    if crossed && !(Float::max(round1, round2) > T::zero()) {
-        return None;
-    }
     // Of two faces the more separated, of two crossed edges the rounder, with hysteresis.
     let larger = |score1: T, score2: T| {
         let margin = T::lit(REFERENCE_MARGIN) * size;
@@ -581,7 +577,13 @@ fn clip_features<T: Real>(
             separation(&ws.feature2, &ws.feature1),
         ),
         (false, true) => ReferenceSide::B,
-        (false, false) if crossed => larger(round1, round2),
+        (false, false) if crossed => {
+            let (round1, round2) = (roundness(&ws.feature1), roundness(&ws.feature2));
+            if !(Float::max(round1, round2) > T::zero()) {
+                return None;
+            }
+            larger(round1, round2)
+        }
         _ => ReferenceSide::A,
     };
     let reference_is_1 = side == ReferenceSide::A;

@@ -143,10 +143,7 @@ impl<T: Real> Cone<T> {
             out.push_with_edge(self.apex(), 0, 0);
             let rim = Point::new(u.x * self.radius, -self.half_height, u.z * self.radius);
             out.push(rim, n + 1);
-            out.round_axis = Some(RoundAxis {
-                point: Point::origin(),
-                direction: Vector::y_axis(),
-            });
+            out.round_axis = Some(RoundAxis::y());
         }
     }
 }

@@ -148,10 +148,7 @@ impl<T: Real> Cylinder<T> {
                 2 * n,
             );
             out.push(Point::new(radial.x, self.half_height, radial.z), 2 * n + 1);
-            out.round_axis = Some(RoundAxis {
-                point: Point::origin(),
-                direction: Vector::y_axis(),
-            });
+            out.round_axis = Some(RoundAxis::y());
         }
     }
 }

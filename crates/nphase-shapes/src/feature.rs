@@ -105,6 +105,14 @@ pub struct RoundAxis<T: Real> {
 }
 
 impl<T: Real> RoundAxis<T> {
+    /// The shape's own y axis, through its origin (cylinders' and cones' sides).
+    pub fn y() -> Self {
+        RoundAxis {
+            point: Point::origin(),
+            direction: Vector::y_axis(),
+        }
+    }
+
     /// How far `p` is from the axis.
     pub fn distance(&self, p: &Point<T>) -> T {
         let d = p - self.point;
@@ -185,14 +193,14 @@ impl<T: Real> SupportFeature<T> {
         let n = self.normal.into_inner();
         let direction = match self.vertices[..] {
             [a, b] => {
+                let edge = b - a;
                 if self.round_axis.is_none() {
                     self.round_axis =
-                        UnitVector::try_new(b - a, T::zero()).map(|direction| RoundAxis {
+                        UnitVector::try_new(edge, T::zero()).map(|direction| RoundAxis {
                             point: a,
                             direction,
                         });
                 }
-                let edge = b - a;
                 let across = n - edge * (n.dot(&edge) / edge.norm_squared());
                 nphase_math::normalize_robust(&across).map_or(n, |u| u.into_inner())
             }
