@@ -12,7 +12,10 @@
 //!    test is that hull's feature, and the other hull's search starts on the support vertex
 //!    that measured it; and a hull's face a search found is kept, unsearched, while the
 //!    direction has turned less than the angle certified to keep it the search's answer
-//!    ([`ManifoldHistory::turn_budgets`]);
+//!    ([`ManifoldHistory::turn_budgets`]). A polytope reports a face; where that face leans
+//!    from `n` by more than [`FLAT_FEATURE_ANGLE`] and the other side is an edge, the polytope
+//!    touches with the face's edge perpendicular to `n`, if it has one, and that edge is its
+//!    feature (`edge_of_tilted_face`);
 //! 2. a vertex on either side: one point, the exact witness pair;
 //! 3. otherwise a *reference* feature and an *incident* one, whose polygon is clipped against
 //!    the reference's side planes, which contain `n` ([`crate::clipping`]). The reference is a
@@ -24,10 +27,10 @@
 //!    edges touch at the witness alone — unless one is a line of a round surface (a cylinder's,
 //!    cone's or capsule's side, a rounded edge: [`SupportFeature::round_axis`]), which falls
 //!    away from its line slowly: then the rounder edge is the reference (with the same
-//!    hysteresis), and the other edge's clipped ends are measured along `n` to its round
-//!    surface itself, not to a plane, and kept within the prediction distance (a cone lying
-//!    across a cylinder's side at a few degrees touches it along its whole slant, not at the
-//!    crossing alone);
+//!    hysteresis), the other edge is clipped to the round surface's extent along its axis, and
+//!    its clipped ends are measured along `n` to its round surface itself, not to a plane, and
+//!    kept within the prediction distance (a cone lying across a cylinder's side at a few
+//!    degrees touches it along its whole slant, not at the crossing alone);
 //! 4. each surviving incident vertex becomes a point whose distance is measured along `n` to
 //!    the reference plane — its partner on the reference face lies on the face, so no point
 //!    is deeper than the exact contact; points further apart than the prediction distance are
@@ -344,6 +347,12 @@ pub fn build_manifold<T: Real>(
     ];
     let features = Some((ws.feature1.id, ws.feature2.id));
     ws.feature2.transform_by(input.pos12);
+    if ws.feature2.vertices.len() == 2 {
+        edge_of_tilted_face(input.shape1, &mut ws.feature1, &n);
+    }
+    if ws.feature1.vertices.len() == 2 {
+        edge_of_tilted_face(input.shape2, &mut ws.feature2, &-n);
+    }
 
     let size = Float::max(extent(&ws.feature1), extent(&ws.feature2));
     ws.candidates.clear();
@@ -527,6 +536,89 @@ fn supporting_feature<T: Real>(
 /// [`supporting_feature`]).
 const UNCERTIFIED: u16 = 1;
 
+/// A polytope's face that leans away from the contact normal, against an edge, gives way to its
+/// edge that the normal is perpendicular to: the polytope touches the other edge with that edge.
+///
+/// A polytope reports the face whose normal is closest to `dir` (its
+/// [`FeatureMap`] contract), also where `dir` lies between two faces' normals and only the
+/// edge between them supports it. Against a face that is harmless (the face's vertices off the
+/// edge are measured to the other face's plane and fall out of the prediction distance), but
+/// an edge clipped against such a face loses what lies beyond the face's own side plane: the
+/// side plane through the supporting edge contains `n`, so an edge along it is cut at the
+/// crossing (at a few degrees, half of it) or kept by rounding noise (parallel). Taken as the
+/// edge it is, the pair is two edges, clipped by the edge rules of [`clip_features`]: parallel,
+/// both ends of the overlap; crossed on a round surface, the ends that lie within the
+/// prediction distance of it (a box edge across a cone's slant at 8°, 1 cm deep, is inside the
+/// cone along its whole overlap with the slant: the exact witness alone let the box rock about
+/// one point that jumped 6 cm a frame along the nearly parallel lines).
+///
+/// The face gives way when its normal is more than [`FLAT_FEATURE_ANGLE`] from `dir` (within
+/// it, the face rests flat: a face contact) and one of the two face edges through the face's
+/// support vertex along `dir` is perpendicular to `dir` within that angle (else the polytope
+/// touches with a vertex, and the face stays). A rounded polytope's edge is pushed out across
+/// itself, toward `dir`, as [`SupportFeature::push_out`] does for the edges it reports: the
+/// face came pushed along its own normal, so the edge is taken back by the radius first.
+/// Curved shapes' faces (cylinder caps, cone bases: polygonised circles) have no real edges and
+/// are left alone. `feature` and `dir` (unit, outward from the shape) are in one frame.
+fn edge_of_tilted_face<T: Real>(
+    shape: &Shape<T>,
+    feature: &mut SupportFeature<T>,
+    dir: &Vector<T>,
+) {
+    let radius = match shape {
+        Shape::Cuboid(_) | Shape::Convex(_) | Shape::Triangle(_) => T::zero(),
+        Shape::Round(round) => match round.inner() {
+            Shape::Cuboid(_) | Shape::Convex(_) | Shape::Triangle(_) => round.border_radius(),
+            _ => return,
+        },
+        _ => return,
+    };
+    let vertices = &feature.vertices;
+    let count = vertices.len();
+    let flat = T::lit(FLAT_FEATURE_ANGLE);
+    if count < 3 || !(feature.normal.dot(dir) < Float::cos(flat)) {
+        return;
+    }
+    let Some(top) = (0..count).max_by(|&i, &j| {
+        let (a, b) = (vertices[i].coords.dot(dir), vertices[j].coords.dot(dir));
+        a.partial_cmp(&b).unwrap_or(core::cmp::Ordering::Equal)
+    }) else {
+        return;
+    };
+    // The two edges through the support vertex: edge k joins vertices k and k + 1.
+    let sin_flat = Float::sin(flat);
+    let slope = |k: usize| {
+        let [a, b] = edge_ends(k, count);
+        let edge = vertices[b] - vertices[a];
+        Float::abs(edge.dot(dir)) / edge.norm()
+    };
+    let k = [(top + count - 1) % count, top]
+        .into_iter()
+        .filter(|&k| slope(k) <= sin_flat)
+        .min_by(|&i, &j| {
+            slope(i)
+                .partial_cmp(&slope(j))
+                .unwrap_or(core::cmp::Ordering::Equal)
+        });
+    let Some(k) = k else {
+        return;
+    };
+    let [a, b] = edge_ends(k, count);
+    let back = feature.normal.into_inner() * radius;
+    let (ends, ids, edge) = (
+        [vertices[a] - back, vertices[b] - back],
+        [feature.vertex_ids[a], feature.vertex_ids[b]],
+        feature.edge_ids[k],
+    );
+    feature.reset(FeatureId::Edge(edge), UnitVector::new_unchecked(*dir));
+    feature.push(ends[0], ids[0]);
+    feature.push(ends[1], ids[1]);
+    feature.push_edge(edge);
+    if radius > T::zero() {
+        feature.push_out(radius);
+    }
+}
+
 /// An angle as a turn budget: in [`TURN_UNIT`]s, rounded down, at most `u16::MAX`.
 fn budget_of<T: Real>(angle: T) -> u16 {
     let units = Float::floor(angle.as_f64() / TURN_UNIT);
@@ -627,8 +719,19 @@ fn clip_features<T: Real>(
         }
     } else {
         // Edge against edge, parallel (a capsule lying on a capsule) or crossed on a round
-        // reference: the incident edge is clipped to the reference edge's extent.
-        let e1 = rv[1] - rv[0];
+        // reference: the incident edge is clipped to the reference edge's extent — for a round
+        // reference, the extent of its surface along the axis it turns about (a cone's slant
+        // ends on the base plane, across the axis, not across the slant: the part of the
+        // incident edge between the two would measure nothing, and the clipped end there
+        // would miss the surface it is measured to).
+        let e1 = match (crossed, &reference.round_axis) {
+            (true, Some(axis)) => {
+                let along = rv[1] - rv[0];
+                let direction = axis.direction.into_inner();
+                direction * along.dot(&direction)
+            }
+            _ => rv[1] - rv[0],
+        };
         for (k, normal) in [(0, -e1), (1, e1)] {
             ws.planes.push(SidePlane {
                 origin: rv[k],
@@ -1091,8 +1194,9 @@ fn extent<T: Real>(feature: &SupportFeature<T>) -> T {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nphase_shapes::{Capsule, Cone, Cylinder};
+    use nphase_shapes::{Capsule, Cone, Cuboid, Cylinder, Round};
     use rand::{Rng, SeedableRng};
+    use std::sync::Arc;
 
     /// `round_gap` against the sides of cylinders, cones and capsules (axis y, extent
     /// `|y| ≤ h`), measured independently in f64 from the feature's own numbers: a gap it
@@ -1208,5 +1312,128 @@ mod tests {
     #[test]
     fn round_gap_lands_on_the_round_surface_or_reports_a_miss_f32() {
         round_gap_lands_on_the_round_surface_or_reports_a_miss::<f32>(1e-4);
+    }
+
+    /// `edge_of_tilted_face` on boxes, plain and rounded, along random directions: across an
+    /// edge (perpendicular to it within 1°, more than 3° from both its faces' normals) the face
+    /// gives way to that edge — its two corners, pushed out by the border radius across the
+    /// edge toward the direction, round about the edge itself; within 1° of a face's normal, or
+    /// off every edge by more than 3° (a corner's directions), the face stays; a cylinder's cap
+    /// (a polygonised circle) always stays.
+    fn tilted_faces_give_way_to_the_edge_across_the_direction<T: Real>(tol: f64) {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(5);
+        let unit = |v: Vector<f64>| v.map(T::lit);
+        let (mut edges, mut faces, mut corners) = (0, 0, 0);
+        for k in 0..3000 {
+            let half = Vector::<f64>::from_fn(|_, _| rng.random_range(0.1..1.0));
+            let radius = if k % 2 == 0 {
+                0.0
+            } else {
+                rng.random_range(0.01..0.2)
+            };
+            let cuboid = Shape::Cuboid(Cuboid::new(unit(half)).expect("valid"));
+            let shape = if radius > 0.0 {
+                Shape::Round(Arc::new(Round::new(cuboid, T::lit(radius)).expect("valid")))
+            } else {
+                cuboid
+            };
+            // An edge along axis `a`, at the signs `(sb, sc)` of the other two axes.
+            let a = rng.random_range(0..3);
+            let (b, c) = ((a + 1) % 3, (a + 2) % 3);
+            let (sb, sc) = (rng.random_bool(0.5), rng.random_bool(0.5));
+            let sign = |s: bool| if s { 1.0 } else { -1.0 };
+            let angle = rng.random_range(0.0..core::f64::consts::FRAC_PI_2);
+            let case = k % 3;
+            let (lean, tilt) = match case {
+                0 => (
+                    rng.random_range(-1.0..1.0f64).to_radians(),
+                    angle.clamp(0.06, 1.51),
+                ),
+                1 => (0.0, rng.random_range(0.0..1.0f64).to_radians()),
+                _ => (
+                    rng.random_range(3.0..40.0f64).to_radians() * sign(rng.random_bool(0.5)),
+                    angle.clamp(0.06, 1.51),
+                ),
+            };
+            let mut dir = Vector::<f64>::zeros();
+            dir[b] = sign(sb) * tilt.cos() * lean.cos();
+            dir[c] = sign(sc) * tilt.sin() * lean.cos();
+            dir[a] = lean.sin();
+            let mut feature = SupportFeature::default();
+            shape.local_support_feature(&unit(dir), &mut feature);
+            let before = feature.clone();
+            let dir_t = unit(dir);
+            let dir_t = dir_t / dir_t.norm();
+            edge_of_tilted_face(&shape, &mut feature, &dir_t);
+            let face_lean = Float::acos(Float::min(before.normal.dot(&dir_t), T::one())).as_f64();
+            if case == 0 && face_lean > FLAT_FEATURE_ANGLE {
+                edges += 1;
+                assert!(
+                    matches!(feature.id, FeatureId::Edge(_)),
+                    "{k}: {:?}",
+                    feature.id
+                );
+                let mut corner = Vector::<f64>::zeros();
+                corner[b] = sign(sb) * half[b];
+                corner[c] = sign(sc) * half[c];
+                let across = (dir - Vector::ith(a, dir[a])).normalize();
+                let mut ends: Vec<f64> = feature.vertices.iter().map(|v| v[a].as_f64()).collect();
+                ends.sort_by(f64::total_cmp);
+                assert!(
+                    (ends[0] + half[a]).abs() < tol && (ends[1] - half[a]).abs() < tol,
+                    "{k}: {ends:?} {half:?}"
+                );
+                for v in &feature.vertices {
+                    let v = v.coords.map(|x| x.as_f64());
+                    let off = v - corner - Vector::ith(a, v[a]);
+                    assert!(
+                        (off - across * radius).norm() < tol * 10.0,
+                        "{k}: {off:?} {across:?} {radius}"
+                    );
+                }
+                assert_eq!(feature.round_axis.is_some(), radius > 0.0, "{k}");
+                if let Some(axis) = &feature.round_axis {
+                    assert!(
+                        axis.distance(&Point::from(unit(corner))).as_f64() < tol,
+                        "{k}: {axis:?}"
+                    );
+                }
+            } else {
+                if case == 1 {
+                    faces += 1
+                } else {
+                    corners += 1
+                }
+                assert_eq!(feature, before, "{k}: case {case}, dir {dir:?}");
+            }
+        }
+        let cap = Shape::Cylinder(Cylinder::new(T::lit(0.5), T::lit(0.5)).expect("valid"));
+        for k in 0..360 {
+            let (a, t) = (T::lit(f64::from(k).to_radians()), T::lit(0.5));
+            let dir = Vector::new(
+                Float::cos(a) * Float::sin(t),
+                Float::cos(t),
+                Float::sin(a) * Float::sin(t),
+            );
+            let mut feature = SupportFeature::default();
+            cap.local_support_feature(&dir, &mut feature);
+            let before = feature.clone();
+            edge_of_tilted_face(&cap, &mut feature, &dir);
+            assert_eq!(feature, before, "cylinder cap, azimuth {k}°");
+        }
+        assert!(
+            edges > 500 && faces > 500 && corners > 500,
+            "{edges} {faces} {corners}"
+        );
+    }
+
+    #[test]
+    fn tilted_faces_give_way_to_the_edge_across_the_direction_f64() {
+        tilted_faces_give_way_to_the_edge_across_the_direction::<f64>(1e-12);
+    }
+
+    #[test]
+    fn tilted_faces_give_way_to_the_edge_across_the_direction_f32() {
+        tilted_faces_give_way_to_the_edge_across_the_direction::<f32>(1e-5);
     }
 }

@@ -527,6 +527,52 @@ fn cone_lying_across_a_cones_slant_keeps_its_apex_end() {
     );
 }
 
+/// A box edge and the direction `n` out of it, between the box's +x and +y faces (40° from
+/// +x): the box's supporting face along `n` leans 40° or 50° away from it, and only the edge
+/// (along z, through `(0.4, 0.2, 0)`) supports the box along `n`.
+fn box_edge() -> (Shape<f64>, V, V) {
+    let n = V::new(40f64.to_radians().cos(), 40f64.to_radians().sin(), 0.0);
+    (cuboid(0.4, 0.2, 0.45), V::new(0.4, 0.2, 0.0), n)
+}
+
+/// A cone lying across a box's edge, its slant crossing the edge at 8° in their common tangent
+/// plane, the edge 1 cm inside the cone (the rapier pile's deepest resting box–cone pair): the
+/// box's supporting feature is a face leaning 40° from the normal, and its edge, clipped
+/// against that face, kept only the exact witness, about which the box rocked. Taken as the
+/// edge it is, the edge crosses the round slant and stays within the prediction distance of
+/// it toward the cone's rim (the surface falls away from the slant by ~4 mm there): the
+/// manifold holds that end and the witness, with steady ids.
+#[test]
+fn cone_lying_across_a_box_edge_keeps_its_rim_end() {
+    let (block, edge_middle, n) = box_edge();
+    let (h, r) = (0.3, 0.25);
+    let cone = Shape::Cone(Cone::new(h, r).expect("valid"));
+    let (crossing, z) = (8f64.to_radians(), V::z());
+    let slant = z * crossing.cos() + n.cross(&z) * crossing.sin();
+    let pose = cone_on_its_slant(h, r, slant, -n, edge_middle - n * 0.01);
+    rests_steadily("cone lying across a box edge", (&block, &cone), pose, 13, 2);
+}
+
+/// A capsule lying along a box's edge, 3 mm deep: the edge and the capsule's side are
+/// parallel, so the manifold holds both ends of their overlap — where, clipped against the
+/// box's leaning face, the side lay in the face's side plane through the edge and was kept or
+/// cut by rounding.
+#[test]
+fn capsule_lying_along_a_box_edge_keeps_both_ends() {
+    let (block, edge_middle, n) = box_edge();
+    let (half, radius) = (0.3, 0.1);
+    let pill = Shape::Capsule(Capsule::new(half, radius).expect("valid"));
+    let axis = edge_middle + n * (radius - 3e-3);
+    let along_z = UnitQuaternion::from_axis_angle(&V::x_axis(), std::f64::consts::FRAC_PI_2);
+    rests_steadily(
+        "capsule lying along a box edge",
+        (&block, &pill),
+        (axis, along_z),
+        17,
+        2,
+    );
+}
+
 /// A box tipping over its bottom edge onto its side (0 to 90° about the edge at x = +0.5, 1 mm
 /// deep, no noise): the two vertices of the edge it turns about keep their ids throughout; the
 /// others leave; at the end the two vertices that land carry new ids — the ids change exactly
