@@ -604,12 +604,15 @@ fn edge_of_tilted_face<T: Real>(
         return;
     };
     let [a, b] = edge_ends(k, count);
+    let (Some(&edge), Some(&id_a), Some(&id_b)) = (
+        feature.edge_ids.get(k),
+        feature.vertex_ids.get(a),
+        feature.vertex_ids.get(b),
+    ) else {
+        return;
+    };
     let back = feature.normal.into_inner() * radius;
-    let (ends, ids, edge) = (
-        [vertices[a] - back, vertices[b] - back],
-        [feature.vertex_ids[a], feature.vertex_ids[b]],
-        feature.edge_ids[k],
-    );
+    let (ends, ids) = ([vertices[a] - back, vertices[b] - back], [id_a, id_b]);
     feature.reset(FeatureId::Edge(edge), UnitVector::new_unchecked(*dir));
     feature.push(ends[0], ids[0]);
     feature.push(ends[1], ids[1]);
@@ -758,20 +761,39 @@ fn clip_features<T: Real>(
     clip_against_planes(&mut ws.polygon, &ws.planes, incident.id, &mut ws.scratch);
 
     let origin = rv[0];
+    // Crossed on a round reference: where the incident edge passes nearest the reference line,
+    // toward which an end whose partner misses the round surface is pulled back.
+    let crossing = crossed.then(|| nearest_to_line(&incident.vertices, rv));
     for v in &ws.polygon {
+        let mut label = v.label;
         let (point1, point2, dist) = if rv.len() >= 3 || crossed {
-            let dist = if crossed {
-                match round_gap(&v.point, reference, &toward) {
-                    Some(gap) => gap,
-                    None => continue,
+            let (point, dist) = match crossing {
+                Some(crossing) => {
+                    let Some((point, gap)) =
+                        round_gap_within_extent(&v.point, &crossing, reference, &toward)
+                    else {
+                        continue;
+                    };
+                    if point != v.point {
+                        // Pulled back along the incident edge, its partner on the round
+                        // surface's end (a cone's rim or apex): named by that end's vertex.
+                        let partner = point - toward * gap;
+                        let end = usize::from(
+                            (rv[1] - partner).norm_squared() < (rv[0] - partner).norm_squared(),
+                        );
+                        label = Label {
+                            reference: FeatureId::Vertex(ids[end]),
+                            incident: incident.id,
+                        };
+                    }
+                    (point, gap)
                 }
-            } else {
-                (v.point - origin).dot(&outward) / along
+                None => (v.point, (v.point - origin).dot(&outward) / along),
             };
             if reference_is_1 {
-                (v.point - n * dist, v.point, dist)
+                (point - n * dist, point, dist)
             } else {
-                (v.point, v.point + n * dist, dist)
+                (point, point + n * dist, dist)
             }
         } else {
             // Parallel edges: the partner is the closest point of the reference edge, so both
@@ -797,9 +819,9 @@ fn clip_features<T: Real>(
             continue;
         }
         let id = if reference_is_1 {
-            ContactId::new(v.label.reference, v.label.incident)
+            ContactId::new(label.reference, label.incident)
         } else {
-            ContactId::new(v.label.incident, v.label.reference)
+            ContactId::new(label.incident, label.reference)
         };
         ws.candidates.push(PointCandidate {
             point1,
@@ -820,6 +842,58 @@ fn roundness<T: Real>(feature: &SupportFeature<T>) -> T {
         (Some(axis), [v0, v1]) => (axis.distance(v0) + axis.distance(v1)) * T::lit(0.5),
         _ => T::zero(),
     }
+}
+
+/// The point of the segment `edge` nearest the line through `line`'s two points (the two not
+/// parallel; a degenerate pair gives the segment's first end).
+fn nearest_to_line<T: Real>(edge: &[Point<T>], line: &[Point<T>]) -> Point<T> {
+    let (e, f, w) = (edge[1] - edge[0], line[1] - line[0], edge[0] - line[0]);
+    let (a, b, c) = (e.norm_squared(), e.dot(&f), f.norm_squared());
+    let denominator = a * c - b * b;
+    let u = if denominator > T::zero() {
+        (b * f.dot(&w) - c * e.dot(&w)) / denominator
+    } else {
+        T::zero()
+    };
+    edge[0] + e * Float::min(Float::max(u, T::zero()), T::one())
+}
+
+/// [`round_gap`] of a clipped end `end` of the incident edge, with the point it was measured
+/// from; where `end`'s partner lies beyond the round surface's extent, the point of the incident
+/// edge between `end` and `inner` (where the edge passes nearest the reference line) nearest
+/// `end` whose partner is on it, to 2⁻¹⁶ of their distance (bisection; `None` if no point
+/// but `inner` is).
+///
+/// The incident edge is clipped to the extent along the axis, but its partners lie `gap` away
+/// along `toward`, which a cone's slant does not cross at right angles: a partner moves off the
+/// base plane by `gap · toward·axis` — beyond it when the end is apart (a box edge across a
+/// cone's slant, resting a few mm deep at the crossing, is apart at its end on the base plane,
+/// and that end's partner falls below the base). The point kept instead is on both surfaces,
+/// its partner at the extent's end.
+fn round_gap_within_extent<T: Real>(
+    end: &Point<T>,
+    inner: &Point<T>,
+    reference: &SupportFeature<T>,
+    toward: &Vector<T>,
+) -> Option<(Point<T>, T)> {
+    match round_gap_at(end, reference, toward) {
+        RoundGap::Gap(gap) => return Some((*end, gap)),
+        RoundGap::Miss => return None,
+        RoundGap::Beyond => {}
+    }
+    round_gap(inner, reference, toward)?;
+    let (mut hit, mut miss, mut found) = (*inner, *end, None);
+    for _ in 0..16 {
+        let middle = hit + (miss - hit) * T::lit(0.5);
+        match round_gap(&middle, reference, toward) {
+            Some(gap) => {
+                hit = middle;
+                found = Some((middle, gap));
+            }
+            None => miss = middle,
+        }
+    }
+    found
 }
 
 /// How far `q` is from the round surface of the edge `reference` along `toward`, the
@@ -844,7 +918,29 @@ fn round_gap<T: Real>(
     reference: &SupportFeature<T>,
     toward: &Vector<T>,
 ) -> Option<T> {
-    let axis = reference.round_axis.as_ref()?;
+    match round_gap_at(q, reference, toward) {
+        RoundGap::Gap(gap) => Some(gap),
+        RoundGap::Beyond | RoundGap::Miss => None,
+    }
+}
+
+/// What [`round_gap`] found: the gap, a partner on the round surface's infinite extension but
+/// beyond the edge's extent, or no partner.
+enum RoundGap<T> {
+    Gap(T),
+    Beyond,
+    Miss,
+}
+
+/// [`round_gap`], telling a partner beyond the extent from none.
+fn round_gap_at<T: Real>(
+    q: &Point<T>,
+    reference: &SupportFeature<T>,
+    toward: &Vector<T>,
+) -> RoundGap<T> {
+    let Some(axis) = reference.round_axis.as_ref() else {
+        return RoundGap::Miss;
+    };
     let [v0, v1] = [reference.vertices[0], reference.vertices[1]];
     let a = axis.direction.into_inner();
     let height = |p: &Point<T>| (p - axis.point).dot(&a);
@@ -852,7 +948,7 @@ fn round_gap<T: Real>(
     let (rho0, rho1) = (axis.distance(&v0), axis.distance(&v1));
     // A generator across its axis (a disc's radius) is no side line.
     if !(Float::abs(t1 - t0) > T::TOLERANCES.accuracy * (v1 - v0).norm()) {
-        return None;
+        return RoundGap::Miss;
     }
     let k = (rho1 - rho0) / (t1 - t0);
     let across = |v: Vector<T>| v - a * v.dot(&a);
@@ -864,20 +960,23 @@ fn round_gap<T: Real>(
     let constant = d_across.norm_squared() - g * g;
     let discriminant = half_linear * half_linear - quadratic * constant;
     if !(discriminant >= T::zero()) {
-        return None;
+        return RoundGap::Miss;
     }
     // The roots in the stable form (`A` changes sign on a cone: a line steeper than its
     // generators meets both nappes; near 0 one root runs off to infinity and fails the test
     // below).
     let stable = half_linear + Float::copysign(Float::sqrt(discriminant), half_linear);
     let (r1, r2) = (stable / quadratic, constant / stable);
-    let entry = [Float::min(r1, r2), Float::max(r1, r2)]
+    let Some(entry) = [Float::min(r1, r2), Float::max(r1, r2)]
         .into_iter()
         .find(|&s| {
             let x = d - toward * s;
             let rho = g - s * k * wa;
             rho >= T::zero() && (across(x) - a * (k * rho)).dot(toward) > T::zero()
-        })?;
+        })
+    else {
+        return RoundGap::Miss;
+    };
     // The partner must lie along the edge's extent, where the round surface is the shape's
     // (beyond it are a cylinder's cap, a cone's base, a capsule's or a rounded corner's
     // sphere), give or take the accuracy: a clipped end lies on the extent's end plane, and
@@ -886,7 +985,11 @@ fn round_gap<T: Real>(
     let t = height(&(q - toward * entry));
     let slack = T::TOLERANCES.accuracy * Float::abs(t1 - t0);
     let (low, high) = (Float::min(t0, t1), Float::max(t0, t1));
-    (t >= low - slack && t <= high + slack).then_some(entry)
+    if t >= low - slack && t <= high + slack {
+        RoundGap::Gap(entry)
+    } else {
+        RoundGap::Beyond
+    }
 }
 
 /// How far `other` lies beyond face `face` along the face's normal: the smallest height of its

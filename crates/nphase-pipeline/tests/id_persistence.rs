@@ -536,12 +536,14 @@ fn box_edge() -> (Shape<f64>, V, V) {
 }
 
 /// A cone lying across a box's edge, its slant crossing the edge at 8° in their common tangent
-/// plane, the edge 1 cm inside the cone (the rapier pile's deepest resting box–cone pair): the
-/// box's supporting feature is a face leaning 40° from the normal, and its edge, clipped
-/// against that face, kept only the exact witness, about which the box rocked. Taken as the
-/// edge it is, the edge crosses the round slant and stays within the prediction distance of
-/// it toward the cone's rim (the surface falls away from the slant by ~4 mm there): the
-/// manifold holds that end and the witness, with steady ids.
+/// plane, the edge 1 cm inside the cone (the rapier pile's deepest resting box–cone pair) and
+/// 2 mm inside (a resting depth): the box's supporting feature is a face leaning 40° from the
+/// normal, and its edge, clipped against that face, kept only the exact witness, about which
+/// the box rocked. Taken as the edge it is, the edge crosses the round slant and stays within
+/// the prediction distance of it toward the cone's rim (the surface falls away from the slant
+/// by ~4 mm there): the manifold holds that end and the witness, with steady ids. At 2 mm the
+/// end on the base plane is apart, and its partner along the normal falls below the base: the
+/// point kept is the one whose partner is on the rim.
 #[test]
 fn cone_lying_across_a_box_edge_keeps_its_rim_end() {
     let (block, edge_middle, n) = box_edge();
@@ -549,8 +551,11 @@ fn cone_lying_across_a_box_edge_keeps_its_rim_end() {
     let cone = Shape::Cone(Cone::new(h, r).expect("valid"));
     let (crossing, z) = (8f64.to_radians(), V::z());
     let slant = z * crossing.cos() + n.cross(&z) * crossing.sin();
-    let pose = cone_on_its_slant(h, r, slant, -n, edge_middle - n * 0.01);
-    rests_steadily("cone lying across a box edge", (&block, &cone), pose, 13, 2);
+    for (depth, seed) in [(0.01, 13), (0.002, 14)] {
+        let pose = cone_on_its_slant(h, r, slant, -n, edge_middle - n * depth);
+        let what = format!("cone lying across a box edge, {depth} m deep");
+        rests_steadily(&what, (&block, &cone), pose, seed, 2);
+    }
 }
 
 /// A capsule lying along a box's edge, 3 mm deep: the edge and the capsule's side are
