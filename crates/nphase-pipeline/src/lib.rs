@@ -35,7 +35,7 @@ pub use collide::{
 };
 pub use contact_id::ContactId;
 pub use manifold::{
-    ContactManifold, ContactPoint, DEPTH_HYSTERESIS, FEATURE_SNAP, MAX_MANIFOLD_POINTS,
+    ContactManifold, ContactPoint, DEPTH_HYSTERESIS, EDGE_LEAN, FEATURE_SNAP, MAX_MANIFOLD_POINTS,
     ManifoldHistory, ManifoldInput, ManifoldWorkspace, REFERENCE_MARGIN, ReferenceSide, TURN_UNIT,
     build_manifold,
 };
