@@ -96,8 +96,9 @@ pub const REFERENCE_MARGIN: f64 = 1e-3;
 /// A polytope's face whose normal leans from the contact normal by more than this (radians,
 /// 0.125°), against an edge, gives way to its edge across the normal where the contact is
 /// (`edge_of_tilted_face`): a lean this small means the face no longer carries the contact,
-/// its edge does. It need only stay clear of the contact normal's rounding; the witness test
-/// of `edge_of_tilted_face` guards the rest.
+/// its edge does. It stands off the contact normal's error on flat contacts; the witness
+/// test of `edge_of_tilted_face` guards against larger errors (an f32 normal of a curved pair
+/// from the penetration solver may be off by a few tenths of a degree).
 pub const EDGE_LEAN: f64 = FLAT_FEATURE_ANGLE / 16.0;
 
 /// The reduction keeps a point of last frame's manifold instead of the deepest point when it is
@@ -355,10 +356,17 @@ pub fn build_manifold<T: Real>(
     let features = Some((ws.feature1.id, ws.feature2.id));
     ws.feature2.transform_by(input.pos12);
     if ws.feature2.vertices.len() == 2 {
-        edge_of_tilted_face(input.shape1, &mut ws.feature1, &n, &contact.point1);
+        let other = extent(&ws.feature2);
+        edge_of_tilted_face(input.shape1, &mut ws.feature1, &n, (&contact.point1, other));
     }
     if ws.feature1.vertices.len() == 2 {
-        edge_of_tilted_face(input.shape2, &mut ws.feature2, &-n, &contact.point2);
+        let other = extent(&ws.feature1);
+        edge_of_tilted_face(
+            input.shape2,
+            &mut ws.feature2,
+            &-n,
+            (&contact.point2, other),
+        );
     }
 
     let size = Float::max(extent(&ws.feature1), extent(&ws.feature2));
@@ -562,13 +570,15 @@ const UNCERTIFIED: u16 = 1;
 /// The face gives way when its normal is more than [`EDGE_LEAN`] from `dir`, one of the two
 /// face edges through the face's support vertex along `dir` is perpendicular to `dir` within
 /// [`FLAT_FEATURE_ANGLE`] (the more perpendicular of the two), and `witness` — the contact's
-/// point on this shape — lies on that edge (on its rounding, for a rounded polytope) within
-/// [`FEATURE_SNAP`] × the face's size. Any lean at all means the contact is at the edge, and
-/// below a lean of 2° a capsule perched along a box edge still lay in the face's side plane
-/// (one end or two, by rounding: 122 changes of the point set in 200 frames at 1°); the lean
-/// must only stay clear of the normal's rounding, and the witness test keeps a face whose
-/// normal is off by rounding (a capsule lying flat, its witness anywhere on the face: every face
-/// edge is then perpendicular to `dir`) from giving way to an edge the contact is not at. Else
+/// point on this shape — less the rounding along `dir` lies on that edge within
+/// [`FEATURE_SNAP`] × the smaller of the face's and the other edge's sizes (`other_extent`).
+/// Any lean at all means the contact is at the edge, and below a lean of 2° a capsule perched
+/// along a box edge still lay in the face's side plane (one end or two, by rounding: 122
+/// changes of the point set in 200 frames at 1°); the lean threshold stands off the normal's
+/// error, and the witness test keeps a face whose normal is off (a capsule lying flat, its
+/// witness away from the face's edges: every face edge is then perpendicular to `dir`) from
+/// giving way to an edge the contact is not at — a witness within that reach of an edge can
+/// still switch, and the points then move by at most the reach. Else
 /// the polytope touches with a vertex or rests flat, and the face stays. A rounded polytope's
 /// edge is pushed out across itself, toward `dir`, as [`SupportFeature::push_out`] does for
 /// the edges it reports: the face came pushed along its own normal, so the edge is taken back
@@ -579,7 +589,7 @@ fn edge_of_tilted_face<T: Real>(
     shape: &Shape<T>,
     feature: &mut SupportFeature<T>,
     dir: &Vector<T>,
-    witness: &Point<T>,
+    (witness, other_extent): (&Point<T>, T),
 ) {
     let radius = match shape {
         Shape::Cuboid(_) | Shape::Convex(_) | Shape::Triangle(_) => T::zero(),
@@ -622,10 +632,11 @@ fn edge_of_tilted_face<T: Real>(
     let [a, b] = edge_ends(k, count);
     let back = feature.normal.into_inner() * radius;
     let ends = [vertices[a] - back, vertices[b] - back];
-    // The contact is at that edge: the witness on this shape is on it (on its rounding).
-    let reach = T::lit(FEATURE_SNAP) * extent(feature);
-    let from_edge = Float::sqrt(segment_distance2(&ends[0], &ends[1], witness));
-    if !(Float::abs(from_edge - radius) <= reach) {
+    // The contact is at that edge: the witness on this shape, less the rounding along the
+    // normal (the rounded surface's normal there), is on it.
+    let reach = T::lit(FEATURE_SNAP) * Float::min(extent(feature), other_extent);
+    let core = witness - dir * radius;
+    if !(segment_distance2(&ends[0], &ends[1], &core) <= reach * reach) {
         return;
     }
     let (Some(&edge), Some(&id_a), Some(&id_b)) = (
@@ -801,9 +812,12 @@ fn clip_features<T: Real>(
                         // Pulled back along the incident edge, its partner on the round
                         // surface's end (a cone's rim or apex): named by that end's vertex.
                         let partner = point - toward * gap;
-                        let end = usize::from(
-                            (rv[1] - partner).norm_squared() < (rv[0] - partner).norm_squared(),
-                        );
+                        let along = |v: &Point<T>| {
+                            reference.round_axis.as_ref().map_or(T::zero(), |axis| {
+                                Float::abs((v - partner).dot(&axis.direction))
+                            })
+                        };
+                        let end = usize::from(along(&rv[1]) < along(&rv[0]));
                         label = Label {
                             reference: FeatureId::Vertex(ids[end]),
                             incident: incident.id,
@@ -891,8 +905,9 @@ fn nearest_to_line<T: Real>(edge: &[Point<T>], line: &[Point<T>]) -> Point<T> {
 /// along `toward`, which a cone's slant does not cross at right angles: a partner moves off the
 /// base plane by `gap · toward·axis` — beyond it when the end is apart (a box edge across a
 /// cone's slant, resting a few mm deep at the crossing, is apart at its end on the base plane,
-/// and that end's partner falls below the base). The point kept instead is on both surfaces,
-/// its partner at the extent's end.
+/// and that end's partner falls below the base). The point kept instead is on the incident
+/// edge, its partner on the round surface at the extent's end; the caller names it by that end
+/// and the incident edge.
 fn round_gap_within_extent<T: Real>(
     end: &Point<T>,
     inner: &Point<T>,
@@ -935,7 +950,8 @@ fn round_gap_within_extent<T: Real>(
 /// has a positive part along `w`): where the line enters the round solid from `w`'s side.
 /// Along a straight incident edge this gap is convex (a linear height less the concave height
 /// of a convex surface), so the incident edge's points within the prediction distance form one
-/// stretch, whose clipped ends the caller keeps when they are in it.
+/// stretch, whose clipped ends the caller keeps when they are in it (pulled back to the
+/// extent where a partner falls beyond it: `round_gap_within_extent`).
 fn round_gap<T: Real>(
     q: &Point<T>,
     reference: &SupportFeature<T>,
@@ -1494,7 +1510,7 @@ mod tests {
             let before = feature.clone();
             let along = rng.random_range(-1.0..1.0) * half[a];
             let witness = match case {
-                0 | 1 => corner + Vector::ith(a, along) + across * radius,
+                0 | 1 => corner + Vector::ith(a, along) + dir * radius,
                 2 => corner + Vector::ith(a, sign(lean > 0.0) * half[a]) + dir * radius,
                 _ => {
                     before
@@ -1507,7 +1523,8 @@ mod tests {
             };
             let dir_t = unit(dir);
             let dir_t = dir_t / dir_t.norm();
-            edge_of_tilted_face(&shape, &mut feature, &dir_t, &Point::from(unit(witness)));
+            let witness = Point::from(unit(witness));
+            edge_of_tilted_face(&shape, &mut feature, &dir_t, (&witness, T::one()));
             seen[case] += 1;
             if case == 0 {
                 assert!(
@@ -1552,7 +1569,7 @@ mod tests {
             cap.local_support_feature(&dir, &mut feature);
             let before = feature.clone();
             let witness = cap.local_support_point(&dir);
-            edge_of_tilted_face(&cap, &mut feature, &dir, &witness);
+            edge_of_tilted_face(&cap, &mut feature, &dir, (&witness, T::one()));
             assert_eq!(feature, before, "cylinder cap, azimuth {k}°");
         }
         assert!(seen.iter().all(|&n| n == 1000), "{seen:?}");
