@@ -18,11 +18,14 @@
 //!    edge is its feature (`edge_of_tilted_face`);
 //! 2. a vertex on either side: one point, the exact witness pair;
 //! 3. otherwise a *reference* feature and an *incident* one, whose polygon is clipped against
-//!    the reference's side planes, which contain `n` ([`crate::clipping`]). The reference is a
-//!    face rather than an edge; of two faces the one with the larger separation along its own
-//!    normal, with hysteresis: last frame's reference side is kept unless the other side's
-//!    separation is larger by [`REFERENCE_MARGIN`] × size (Box2D's `0.1 · linearSlop` rule with
-//!    a memory). Of two parallel edges (within
+//!    the reference's side planes, which contain `n` ([`crate::clipping`]); an incident edge
+//!    within `τ` (below) of a side plane at both ends lies along that face edge and is not cut
+//!    by its plane (rounding would keep all of it or none: a capsule perched over a box's
+//!    edge), its points beyond the plane paired with the face edge as parallel edges are
+//!    (below). The reference is a face rather than an edge; of two faces the one with the
+//!    larger separation along its own normal, with hysteresis: last frame's reference side is
+//!    kept unless the other side's separation is larger by [`REFERENCE_MARGIN`] × size
+//!    (Box2D's `0.1 · linearSlop` rule with a memory). Of two parallel edges (within
 //!    [`FLAT_FEATURE_ANGLE`](nphase_shapes::FLAT_FEATURE_ANGLE)) A's is the reference. Crossed
 //!    edges touch at the witness alone — unless one is a line of a round surface (a cylinder's,
 //!    cone's or capsule's side, a rounded edge: [`SupportFeature::round_axis`]), which falls
@@ -94,12 +97,14 @@ pub const FEATURE_SNAP: f64 = 1e-2;
 pub const REFERENCE_MARGIN: f64 = 1e-3;
 
 /// A polytope's face whose normal leans from the contact normal by more than this (radians,
-/// 0.125°), against an edge, gives way to its edge across the normal where the contact is
-/// (`edge_of_tilted_face`): a lean this small means the face no longer carries the contact,
-/// its edge does. It stands off the contact normal's error on flat contacts; the witness
-/// test of `edge_of_tilted_face` guards against larger errors (an f32 normal of a curved pair
-/// from the penetration solver may be off by a few tenths of a degree).
-pub const EDGE_LEAN: f64 = FLAT_FEATURE_ANGLE / 16.0;
+/// 2°, [`FLAT_FEATURE_ANGLE`]), against an edge, gives way to its edge across the normal where
+/// the contact is (`edge_of_tilted_face`): the face no longer carries the contact, its edge
+/// does. A face leaning less is flat against the edge, as two edges within that angle are
+/// parallel; an edge lying along one of its edges (a capsule perched over a box's edge) is
+/// kept whole by the clipping (module doc, step 3). The lean stands off the contact normal's
+/// error (an f32 normal of a curved pair from the penetration solver may be off by a few
+/// tenths of a degree), so a face resting flat does not switch on that noise.
+pub const EDGE_LEAN: f64 = FLAT_FEATURE_ANGLE;
 
 /// The reduction keeps a point of last frame's manifold instead of the deepest point when it is
 /// within this fraction of the features' size of the deepest depth (the reduction): the
@@ -569,17 +574,16 @@ const UNCERTIFIED: u16 = 1;
 ///
 /// The face gives way when its normal is more than [`EDGE_LEAN`] from `dir`, one of the two
 /// face edges through the face's support vertex along `dir` is perpendicular to `dir` within
-/// [`FLAT_FEATURE_ANGLE`] (the more perpendicular of the two), and `witness` — the contact's
-/// point on this shape — less the rounding along `dir` lies on that edge within
-/// [`FEATURE_SNAP`] × the smaller of the face's and the other edge's sizes (`other_extent`).
-/// Any lean at all means the contact is at the edge, and below a lean of 2° a capsule perched
-/// along a box edge still lay in the face's side plane (one end or two, by rounding: 122
-/// changes of the point set in 200 frames at 1°); the lean threshold stands off the normal's
-/// error, and the witness test keeps a face whose normal is off (a capsule lying flat, its
-/// witness away from the face's edges: every face edge is then perpendicular to `dir`) from
-/// giving way to an edge the contact is not at — a witness within that reach of an edge can
-/// still switch, and the points then move by at most the reach. Else
-/// the polytope touches with a vertex or rests flat, and the face stays. A rounded polytope's
+/// [`FLAT_FEATURE_ANGLE`] (the more perpendicular of the two, unless both are and the face
+/// leans less than twice that: it then touches with the vertex — a cylinder wedged against a
+/// round box's corner in rapier's pile took the two edges in turn, one a step, and never
+/// carried its load), and `witness` — the contact's point on this shape — less the rounding
+/// along `dir` lies on that edge within [`FEATURE_SNAP`] × the smaller of the face's and the
+/// other edge's sizes (`other_extent`). The witness test keeps a face whose normal is off (a
+/// capsule lying flat, its witness away from the face's edges) from giving way to an edge the
+/// contact is not at — a witness within that reach of an edge can still switch, and the
+/// points then move by at most the reach. Else the polytope touches with a vertex or rests
+/// flat, and the face stays. A rounded polytope's
 /// edge is pushed out across itself, toward `dir`, as [`SupportFeature::push_out`] does for
 /// the edges it reports: the face came pushed along its own normal, so the edge is taken back
 /// by the radius first. Curved shapes' faces (cylinder caps, cone bases: polygonised circles)
@@ -618,16 +622,17 @@ fn edge_of_tilted_face<T: Real>(
         let edge = vertices[b] - vertices[a];
         Float::abs(edge.dot(dir)) / edge.norm()
     };
-    let k = [(top + count - 1) % count, top]
-        .into_iter()
-        .filter(|&k| slope(k) <= sin_flat)
-        .min_by(|&i, &j| {
-            slope(i)
-                .partial_cmp(&slope(j))
-                .unwrap_or(core::cmp::Ordering::Equal)
-        });
-    let Some(k) = k else {
-        return;
+    let [(before, s0), (after, s1)] = [(top + count - 1) % count, top].map(|k| (k, slope(k)));
+    let k = match (s0 <= sin_flat, s1 <= sin_flat) {
+        // Both perpendicular to `dir`: the face leans less than twice that (a rectangle's
+        // corner: at most 2.9°) and touches with its vertex, not with either edge, whose
+        // slopes would take turns as the normal rocks. A sliver's corner, both of its edges
+        // perpendicular to a `dir` the face leans far from, gives way to the steadier edge.
+        (true, true) if feature.normal.dot(dir) >= Float::cos(flat + flat) => return,
+        (true, true) if s1 < s0 => after,
+        (true, _) => before,
+        (false, true) => after,
+        (false, false) => return,
     };
     let [a, b] = edge_ends(k, count);
     let back = feature.normal.into_inner() * radius;
@@ -781,8 +786,9 @@ fn clip_features<T: Real>(
     ws.polygon.clear();
     let iv = &incident.vertices;
     for (k, (p, &id)) in iv.iter().zip(&incident.vertex_ids).enumerate() {
-        // A segment's two ends share its one edge.
-        let edge = incident.edge_ids[k.min(incident.edge_ids.len() - 1)];
+        // A segment's two ends share its one edge (a feature without edge ids is malformed:
+        // it does not clip).
+        let &edge = incident.edge_ids.get(k).or(incident.edge_ids.last())?;
         ws.polygon.push(ClipVertex {
             point: *p,
             label: Label {
@@ -792,60 +798,66 @@ fn clip_features<T: Real>(
             edge: Along::Incident(FeatureId::Edge(edge)),
         });
     }
-    clip_against_planes(&mut ws.polygon, &ws.planes, incident.id, &mut ws.scratch);
+    // An incident edge lying along a face's side plane lies along the face's edge (a capsule
+    // perched over a box's edge, its side line in the plane through the edge and `n`):
+    // rounding would keep all of it or nothing, so that plane does not cut it, and the
+    // partners of its points beyond the plane are taken onto the face's edge, as for parallel
+    // edges (below).
+    let beside = if rv.len() >= 3 {
+        T::lit(FEATURE_SNAP) * size
+    } else {
+        T::zero()
+    };
+    let lies_along = clip_against_planes(
+        &mut ws.polygon,
+        &ws.planes,
+        (incident.id, beside),
+        &mut ws.scratch,
+    );
 
     let origin = rv[0];
-    // Crossed on a round reference: where the incident edge passes nearest the reference line,
-    // toward which an end whose partner misses the round surface is pulled back.
-    let crossing = crossed.then(|| nearest_to_line(&incident.vertices, rv));
     for v in &ws.polygon {
         let mut label = v.label;
         let (point1, point2, dist) = if rv.len() >= 3 || crossed {
-            let (point, dist) = match crossing {
-                Some(crossing) => {
-                    let Some((point, gap)) =
-                        round_gap_within_extent(&v.point, &crossing, reference, &toward)
-                    else {
-                        continue;
+            let (point, dist) = if crossed {
+                let Some((point, gap, end)) =
+                    round_gap_within_extent(&v.point, &incident.vertices, reference, &toward)
+                else {
+                    continue;
+                };
+                if let Some(end) = end {
+                    // Pulled back along the incident edge, its partner on the round
+                    // surface's end (a cone's rim or apex): named by that end's vertex.
+                    label = Label {
+                        reference: FeatureId::Vertex(ids[end]),
+                        incident: incident.id,
                     };
-                    if point != v.point {
-                        // Pulled back along the incident edge, its partner on the round
-                        // surface's end (a cone's rim or apex): named by that end's vertex.
-                        let partner = point - toward * gap;
-                        let along = |v: &Point<T>| {
-                            reference.round_axis.as_ref().map_or(T::zero(), |axis| {
-                                Float::abs((v - partner).dot(&axis.direction))
-                            })
-                        };
-                        let end = usize::from(along(&rv[1]) < along(&rv[0]));
-                        label = Label {
-                            reference: FeatureId::Vertex(ids[end]),
-                            incident: incident.id,
-                        };
-                    }
-                    (point, gap)
                 }
-                None => (v.point, (v.point - origin).dot(&outward) / along),
+                (point, gap)
+            } else {
+                (v.point, (v.point - origin).dot(&outward) / along)
+            };
+            // The partner on the face; beyond the side plane the incident edge lies along,
+            // the closest point of that face edge, as for parallel edges (below).
+            let (partner, dist) = match lies_along {
+                Some(k) if (point - rv[k]).dot(&ws.planes[k].normal) > T::zero() => {
+                    let [a, b] = edge_ends(k, rv.len());
+                    let partner = closest_on_segment(&rv[a], &rv[b], &point);
+                    (partner, (point - partner).dot(&toward))
+                }
+                _ => (point - toward * dist, dist),
             };
             if reference_is_1 {
-                (point - n * dist, point, dist)
+                (partner, point, dist)
             } else {
-                (point, point + n * dist, dist)
+                (point, partner, dist)
             }
         } else {
             // Parallel edges: the partner is the closest point of the reference edge, so both
             // points are on their surfaces; `dist` is their separation along n (their
             // difference has a component across n of at most sin(FLAT_FEATURE_ANGLE) × the
             // edge's length, from the edges' misalignment).
-            let edge = rv[1] - rv[0];
-            let t = Float::min(
-                Float::max(
-                    (v.point - origin).dot(&edge) / edge.norm_squared(),
-                    T::zero(),
-                ),
-                T::one(),
-            );
-            let partner = origin + edge * t;
+            let partner = closest_on_segment(&rv[0], &rv[1], &v.point);
             if reference_is_1 {
                 (partner, v.point, (v.point - partner).dot(n))
             } else {
@@ -869,6 +881,13 @@ fn clip_features<T: Real>(
         });
     }
     Some(side)
+}
+
+/// The point of segment `ab` closest to `p` (`a` for a degenerate segment).
+fn closest_on_segment<T: Real>(a: &Point<T>, b: &Point<T>, p: &Point<T>) -> Point<T> {
+    let edge = b - a;
+    let t = (p - a).dot(&edge) / edge.norm_squared();
+    a + edge * Float::min(Float::max(t, T::zero()), T::one())
 }
 
 /// How round an edge is, for choosing the reference of crossed edges: the mean distance of its
@@ -895,11 +914,12 @@ fn nearest_to_line<T: Real>(edge: &[Point<T>], line: &[Point<T>]) -> Point<T> {
     edge[0] + e * Float::min(Float::max(u, T::zero()), T::one())
 }
 
-/// [`round_gap`] of a clipped end `end` of the incident edge, with the point it was measured
-/// from; where `end`'s partner lies beyond the round surface's extent, the point of the incident
-/// edge between `end` and `inner` (where the edge passes nearest the reference line) nearest
-/// `end` whose partner is on it, to 2⁻¹⁶ of their distance (bisection; `None` if no point
-/// but `inner` is).
+/// [`round_gap`] of a clipped end `end` of the incident edge `edge`, with the point it was
+/// measured from; where `end`'s partner lies beyond the round surface's extent, the point of
+/// the incident edge between `end` and where the edge passes nearest the reference line
+/// (`inner`) nearest `end` whose partner is on it, to 2⁻¹⁶ of their distance (bisection; `None`
+/// if no point but `inner` is), with the reference end vertex (0 or 1) that partner is at —
+/// the one nearer along the axis.
 ///
 /// The incident edge is clipped to the extent along the axis, but its partners lie `gap` away
 /// along `toward`, which a cone's slant does not cross at right angles: a partner moves off the
@@ -910,17 +930,20 @@ fn nearest_to_line<T: Real>(edge: &[Point<T>], line: &[Point<T>]) -> Point<T> {
 /// and the incident edge.
 fn round_gap_within_extent<T: Real>(
     end: &Point<T>,
-    inner: &Point<T>,
+    edge: &[Point<T>],
     reference: &SupportFeature<T>,
     toward: &Vector<T>,
-) -> Option<(Point<T>, T)> {
+) -> Option<(Point<T>, T, Option<usize>)> {
     match round_gap_at(end, reference, toward) {
-        RoundGap::Gap(gap) => return Some((*end, gap)),
+        RoundGap::Gap(gap) => return Some((*end, gap, None)),
         RoundGap::Miss => return None,
         RoundGap::Beyond => {}
     }
-    round_gap(inner, reference, toward)?;
-    let (mut hit, mut miss, mut found) = (*inner, *end, None);
+    // `Beyond` is measured on a round reference: it has an axis.
+    let axis = reference.round_axis.as_ref()?;
+    let inner = nearest_to_line(edge, &reference.vertices);
+    round_gap(&inner, reference, toward)?;
+    let (mut hit, mut miss, mut found) = (inner, *end, None);
     for _ in 0..16 {
         let middle = hit + (miss - hit) * T::lit(0.5);
         match round_gap(&middle, reference, toward) {
@@ -931,7 +954,11 @@ fn round_gap_within_extent<T: Real>(
             None => miss = middle,
         }
     }
-    found
+    let (point, gap) = found?;
+    let partner = point - toward * gap;
+    let along = |v: &Point<T>| Float::abs((v - partner).dot(&axis.direction));
+    let rv = &reference.vertices;
+    Some((point, gap, Some(usize::from(along(&rv[1]) < along(&rv[0])))))
 }
 
 /// How far `q` is from the round surface of the edge `reference` along `toward`, the
@@ -1265,14 +1292,7 @@ fn edge_ends(k: usize, n: usize) -> [usize; 2] {
 
 /// The squared distance from `p` to the segment `[a, b]`.
 fn segment_distance2<T: Real>(a: &Point<T>, b: &Point<T>, p: &Point<T>) -> T {
-    let ab = b - a;
-    let len2 = ab.norm_squared();
-    let t = if len2 > T::zero() {
-        Float::min(Float::max((p - a).dot(&ab) / len2, T::zero()), T::one())
-    } else {
-        T::zero()
-    };
-    (a + ab * t - p).norm_squared()
+    (closest_on_segment(a, b, p) - p).norm_squared()
 }
 
 /// Removes every candidate within `radius` of an earlier one (keeping the deeper of the two in
@@ -1462,13 +1482,15 @@ mod tests {
     /// gives way to that edge — its two corners, pushed out by the border radius across the edge
     /// toward the direction, round about the edge itself. The face stays within [`EDGE_LEAN`] of
     /// its normal (the witness on its edge even), off every edge by more than 3° (a corner's
-    /// directions, the witness at the corner), and where the witness is in the face's middle
-    /// (a normal off by rounding); a cylinder's cap (a polygonised circle) always stays.
+    /// directions, the witness at the corner), where the witness is in the face's middle
+    /// (a normal off by rounding), and leaning 2–2.8° toward a corner, both edges there
+    /// perpendicular to the direction within 2° (the witness at the corner); a cylinder's cap
+    /// (a polygonised circle) always stays.
     fn tilted_faces_give_way_to_the_edge_across_the_direction<T: Real>(tol: f64) {
         let mut rng = rand_pcg::Pcg64::seed_from_u64(5);
         let unit = |v: Vector<f64>| v.map(T::lit);
-        let mut seen = [0; 4];
-        for k in 0..4000 {
+        let mut seen = [0; 5];
+        for k in 0..5000 {
             let half = Vector::<f64>::from_fn(|_, _| rng.random_range(0.1..1.0));
             let radius = if k % 2 == 0 {
                 0.0
@@ -1491,7 +1513,7 @@ mod tests {
             corner[c] = sign(sc) * half[c];
             let steep = rng.random_range(0.06..1.51);
             let across_edge = rng.random_range(-1.0..1.0f64).to_radians();
-            let case = (k / 2) % 4;
+            let case = (k / 2) % 5;
             let (lean, tilt) = match case {
                 0 | 3 => (across_edge, steep),
                 1 => (0.0, rng.random_range(0.0..0.9 * EDGE_LEAN)),
@@ -1504,6 +1526,16 @@ mod tests {
             dir[b] = sign(sb) * tilt.cos() * lean.cos();
             dir[c] = sign(sc) * tilt.sin() * lean.cos();
             dir[a] = lean.sin();
+            let sa = rng.random_bool(0.5);
+            if case == 4 {
+                // Off face b's normal toward the corner, by 1.45–1.95° about each of its edges
+                // there (along a and along c).
+                let mut off = || rng.random_range(1.45..1.95f64).to_radians().tan();
+                dir = Vector::ith(b, sign(sb));
+                dir[a] = sign(sa) * off();
+                dir[c] = sign(sc) * off();
+                dir.normalize_mut();
+            }
             let across = (dir - Vector::ith(a, dir[a])).normalize();
             let mut feature = SupportFeature::default();
             shape.local_support_feature(&unit(dir), &mut feature);
@@ -1512,6 +1544,7 @@ mod tests {
             let witness = match case {
                 0 | 1 => corner + Vector::ith(a, along) + dir * radius,
                 2 => corner + Vector::ith(a, sign(lean > 0.0) * half[a]) + dir * radius,
+                4 => corner + Vector::ith(a, sign(sa) * half[a]) + dir * radius,
                 _ => {
                     before
                         .vertices
