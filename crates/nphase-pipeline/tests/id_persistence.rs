@@ -815,3 +815,62 @@ fn capsule_perched_along_a_box_edge_keeps_both_ends() {
         rests_steadily(&what, (&block, &pill), (axis, along_z), seed, 2);
     }
 }
+
+/// The perched capsule (leans −0.3°, 0°, 1°) and a capsule lying across the box's top face
+/// with one end over the edge, in f32 (the precision rapier runs in, whose contact normals
+/// of curved pairs are off by up to a few tenths of a degree): two points every frame, the
+/// same ids throughout, both points of the crossing capsule where they belong (its end on
+/// the face, the other where it leaves the face at the edge).
+#[test]
+fn capsules_on_a_box_edge_keep_their_points_in_f32() {
+    // box_edge()'s box, in f32.
+    let (_, edge_middle, _) = box_edge();
+    let half = nphase_math::Vector::<f32>::new(0.4, 0.2, 0.45);
+    let block = Shape::Cuboid(Cuboid::new(half).expect("valid"));
+    let pill = Shape::Capsule(Capsule::new(0.3f32, 0.1).expect("valid"));
+    let along_z = UnitQuaternion::from_axis_angle(&V::x_axis(), std::f64::consts::FRAC_PI_2);
+    let along_x = UnitQuaternion::from_axis_angle(&V::z_axis(), std::f64::consts::FRAC_PI_2);
+    let mut rng = rng(47);
+    let mut cases: Vec<(String, V, UnitQuaternion<f64>)> = [-0.3f64, 0.0, 1.0]
+        .iter()
+        .map(|&lean| {
+            let n = V::new(lean.to_radians().sin(), lean.to_radians().cos(), 0.0);
+            (
+                format!("perched, leaning {lean}°"),
+                edge_middle + n * 0.097,
+                along_z,
+            )
+        })
+        .collect();
+    cases.push(("across".into(), edge_middle + V::y() * 0.097, along_x));
+    for (what, t, r) in cases {
+        let (mut state, mut manifold) = (PairState::new(), ContactManifold::<f32>::default());
+        let mut workspace = PairWorkspace::new();
+        let mut first: Option<Vec<_>> = None;
+        for frame in 0..FRAMES {
+            let pos12 = jitter(&mut rng, t, r.scaled_axis(), 1e-3).cast::<f32>();
+            let input = PairInput {
+                shape1: &block,
+                shape2: &pill,
+                pos12,
+                prediction: PREDICTION as f32,
+            };
+            update_manifold(&input, &mut state, &mut manifold, &mut workspace);
+            let mut ids: Vec<_> = manifold.points.iter().map(|p| p.id).collect();
+            ids.sort();
+            assert_eq!(ids.len(), 2, "{what}, frame {frame}: {manifold:?}");
+            let first = first.get_or_insert(ids.clone());
+            assert_eq!(&ids, first, "{what}, frame {frame}");
+            if what == "across" {
+                // A's frame: one point at the capsule's end on the face (x = 0.1), one at the
+                // edge (x = 0.4).
+                let mut xs: Vec<f32> = manifold.points.iter().map(|p| p.local_point1.x).collect();
+                xs.sort_by(f32::total_cmp);
+                assert!(
+                    (xs[0] - 0.1).abs() < 3e-3 && (xs[1] - 0.4).abs() < 1e-4,
+                    "{what}, frame {frame}: {xs:?}"
+                );
+            }
+        }
+    }
+}
