@@ -17,7 +17,6 @@
 
 use nphase_math::{Point, Real, Vector};
 use nphase_shapes::FeatureId;
-use num_traits::Float;
 
 /// The features a clipped point lies on: one of the reference shape, one of the incident one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,36 +53,23 @@ pub(crate) struct SidePlane<T: Real> {
     pub(crate) ends: [u32; 2],
 }
 
-/// Clips `polygon` (a closed loop of ≥ 3 vertices, or a segment of 2) against every plane,
-/// leaving the result in `polygon`; `scratch` is a buffer of the same kind; `incident_face` is
-/// the incident feature's own id (what points on side-plane edges lie on). A segment whose two
-/// ends are both within `along` (≥ 0, a length) of a plane lies along it and is not cut by it
-/// (where rounding would keep all of it or nothing); returns the last such plane's index.
+/// Clips `polygon` (a closed loop of ≥ 3 vertices, or a segment of 2) against every plane but
+/// `skip` (an index: a plane the caller found the polygon to lie along), leaving the result in
+/// `polygon`; `scratch` is a buffer of the same kind; `incident_face` is the incident
+/// feature's own id (what points on side-plane edges lie on).
 pub(crate) fn clip_against_planes<T: Real>(
     polygon: &mut Vec<ClipVertex<T>>,
     planes: &[SidePlane<T>],
-    (incident_face, along): (FeatureId, T),
+    (incident_face, skip): (FeatureId, Option<usize>),
     scratch: &mut Vec<ClipVertex<T>>,
-) -> Option<usize> {
-    let mut lies_along = None;
+) {
     for (k, plane) in planes.iter().enumerate() {
         if polygon.is_empty() {
-            break;
+            return;
         }
-        // A plane with every vertex inside leaves the polygon as it is, and so does one a
-        // segment lies along (`height` is in units of the normal's length).
-        if polygon.iter().all(|v| height(plane, &v.point) <= T::zero()) {
+        // A plane with every vertex inside leaves the polygon as it is.
+        if skip == Some(k) || polygon.iter().all(|v| height(plane, &v.point) <= T::zero()) {
             continue;
-        }
-        if polygon.len() == 2 && along > T::zero() {
-            let reach = along * plane.normal.norm();
-            if polygon
-                .iter()
-                .all(|v| Float::abs(height(plane, &v.point)) <= reach)
-            {
-                lies_along = Some(k);
-                continue;
-            }
         }
         scratch.clear();
         let cut = Cut {
@@ -98,7 +84,6 @@ pub(crate) fn clip_against_planes<T: Real>(
         }
         core::mem::swap(polygon, scratch);
     }
-    lies_along
 }
 
 /// The point of `incident` (a closed loop of ≥ 3 vertices, or a segment) furthest along `down`
@@ -131,7 +116,7 @@ pub(crate) fn deepest_inside<T: Real>(
             plane.origin += plane.normal * slack;
         }
     }
-    clip_against_planes(polygon, planes, (FeatureId::Face(0), T::zero()), scratch);
+    clip_against_planes(polygon, planes, (FeatureId::Face(0), None), scratch);
     polygon
         .iter()
         .map(|v| v.point)
@@ -291,7 +276,7 @@ mod tests {
         clip_against_planes(
             &mut poly,
             &planes_of_unit_square(),
-            (INCIDENT, 0.0),
+            (INCIDENT, None),
             &mut Vec::new(),
         );
         // What is left is exactly the small square: its four corners, each labelled with the
@@ -313,7 +298,7 @@ mod tests {
         clip_against_planes(
             &mut poly,
             &planes_of_unit_square(),
-            (INCIDENT, 0.0),
+            (INCIDENT, None),
             &mut Vec::new(),
         );
         assert_eq!(poly, square(0.5, 0.0));
@@ -341,7 +326,7 @@ mod tests {
         };
         let labels = |planes: &[SidePlane<f64>]| {
             let mut poly = diamond(1.3);
-            clip_against_planes(&mut poly, planes, (INCIDENT, 0.0), &mut Vec::new());
+            clip_against_planes(&mut poly, planes, (INCIDENT, None), &mut Vec::new());
             let mut l: Vec<(FeatureId, FeatureId)> = poly
                 .iter()
                 .map(|v| (v.label.reference, v.label.incident))
@@ -382,7 +367,7 @@ mod tests {
         clip_against_planes(
             &mut seg,
             &planes_of_unit_square(),
-            (INCIDENT, 0.0),
+            (INCIDENT, None),
             &mut Vec::new(),
         );
         assert_eq!(seg.len(), 2);
@@ -397,53 +382,33 @@ mod tests {
         assert_eq!(seg[1], b);
     }
 
-    /// A segment along the square's +y side, just outside it or just inside, within `along`
-    /// of that plane at both ends: not cut by it (the same whole segment, clipped to the ±x
-    /// sides, whichever side rounding put it on) and that plane reported where the segment
-    /// reaches beyond it; beyond `along`, or a polygon, cut as usual.
+    /// A segment along the square's +y side, just outside it, with that plane skipped: clipped
+    /// to the ±x sides only, whichever order the planes come in; without the skip, gone.
     #[test]
-    fn a_segment_along_a_side_plane_is_not_cut_by_it() {
-        let segment = |y0: f64, y1: f64| {
-            [(-3.0, y0, 7), (0.5, y1, 9)]
-                .map(|(x, y, id)| ClipVertex {
-                    point: Point::new(x, y, 0.0),
-                    label: Label {
-                        reference: FeatureId::Face(0),
-                        incident: FeatureId::Vertex(id),
-                    },
-                    edge: Along::Incident(FeatureId::Edge(3)),
-                })
-                .to_vec()
-        };
+    fn a_skipped_plane_does_not_cut() {
+        let segment = [(-3.0, 7), (0.5, 9)]
+            .map(|(x, id)| ClipVertex {
+                point: Point::new(x, 1.0 + 1e-9, 0.0),
+                label: Label {
+                    reference: FeatureId::Face(0),
+                    incident: FeatureId::Vertex(id),
+                },
+                edge: Along::Incident(FeatureId::Edge(3)),
+            })
+            .to_vec();
         let planes = planes_of_unit_square();
-        for (y0, y1) in [
-            (1.0 + 1e-9, 1.0 + 2e-3),
-            (1.0 - 1e-9, 1.0 + 1e-9),
-            (1.0, 1.0),
-        ] {
-            let mut seg = segment(y0, y1);
-            let along = clip_against_planes(&mut seg, &planes, (INCIDENT, 0.01), &mut Vec::new());
-            let beyond = y0 > 1.0 || y1 > 1.0;
-            assert_eq!(along, beyond.then_some(1), "{y0}, {y1}");
+        let mut reversed = planes.clone();
+        reversed.reverse();
+        for (planes, skip) in [(&planes, 1), (&reversed, 2)] {
+            let mut seg = segment.clone();
+            clip_against_planes(&mut seg, planes, (INCIDENT, Some(skip)), &mut Vec::new());
             assert_eq!(seg.len(), 2);
-            assert!((seg[0].point.x + 1.0).abs() < 1e-12 && seg[1].point.x == 0.5);
-            assert_eq!(seg[1].label.incident, FeatureId::Vertex(9));
+            assert!((seg[0].point.x + 1.0).abs() < 1e-12 && seg[1] == segment[1]);
+            assert_eq!(seg[0].label.reference, FeatureId::Edge(22));
         }
-        // Beyond `along` at one end: cut, as with no allowance.
-        let mut seg = segment(1.0 - 0.03, 1.0 + 5e-3);
-        let along = clip_against_planes(&mut seg, &planes, (INCIDENT, 0.01), &mut Vec::new());
-        assert_eq!(along, None);
-        assert_eq!(seg.len(), 2);
-        assert!(seg[1].point.y <= 1.0 && seg[1].label.reference == FeatureId::Edge(21));
-        // Outside by more than `along`: gone.
-        let mut seg = segment(1.02, 1.02);
-        clip_against_planes(&mut seg, &planes, (INCIDENT, 0.01), &mut Vec::new());
+        let mut seg = segment.clone();
+        clip_against_planes(&mut seg, &planes, (INCIDENT, None), &mut Vec::new());
         assert!(seg.is_empty());
-        // A polygon with an edge along the plane is cut there (it keeps an area either way).
-        let mut poly = square(1.0 + 1e-9, 0.0);
-        let along = clip_against_planes(&mut poly, &planes, (INCIDENT, 0.01), &mut Vec::new());
-        assert_eq!(along, None);
-        assert!(poly.iter().all(|v| v.point.y <= 1.0 && v.point.x <= 1.0));
     }
 
     #[test]
@@ -455,7 +420,7 @@ mod tests {
         clip_against_planes(
             &mut poly,
             &planes_of_unit_square(),
-            (INCIDENT, 0.0),
+            (INCIDENT, None),
             &mut Vec::new(),
         );
         assert!(poly.is_empty());

@@ -19,10 +19,10 @@
 //! 2. a vertex on either side: one point, the exact witness pair;
 //! 3. otherwise a *reference* feature and an *incident* one, whose polygon is clipped against
 //!    the reference's side planes, which contain `n` ([`crate::clipping`]); an incident edge
-//!    within `τ` (below) of a side plane at both ends lies along that face edge and is not cut
-//!    by its plane (rounding would keep all of it or none: a capsule perched over a box's
-//!    edge), its points beyond the plane paired with the face edge as parallel edges are
-//!    (below). The reference is a face rather than an edge; of two faces the one with the
+//!    whose two ends are within [`FEATURE_SNAP`] × the smaller feature's size of a side plane
+//!    lies along that face edge and is not cut by its plane (rounding would keep all of it or
+//!    none: a capsule perched over a box's edge), its points beyond the plane paired with the
+//!    face edge as parallel edges are (below). The reference is a face rather than an edge; of two faces the one with the
 //!    larger separation along its own normal, with hysteresis: last frame's reference side is
 //!    kept unless the other side's separation is larger by [`REFERENCE_MARGIN`] × size
 //!    (Box2D's `0.1 · linearSlop` rule with a memory). Of two parallel edges (within
@@ -35,7 +35,8 @@
 //!    kept within the prediction distance (a cone lying across a cylinder's side at a few
 //!    degrees touches it along its whole slant, not at the crossing alone);
 //! 4. each surviving incident vertex becomes a point whose distance is measured along `n` to
-//!    the reference plane — its partner on the reference face lies on the face, so no point
+//!    the reference plane — its partner on the reference face lies on the face (beyond a side
+//!    plane an incident edge lies along, the closest point of that face edge), so no point
 //!    is deeper than the exact contact; points further apart than the prediction distance are
 //!    dropped, and points closer together than `1e-4 × size` merged;
 //! 5. when the clipped points are shallower than the exact contact (a polygonised curve, or a
@@ -677,7 +678,7 @@ fn budget_of<T: Real>(angle: T) -> u16 {
 /// and pushes the points within the prediction distance into `ws.candidates`, labelled with
 /// the features they lie on. Returns the reference side, or `None` when the features do not
 /// clip (crossed edges neither of which is round, a reference plane that cannot measure along
-/// `n`).
+/// `n`, an incident feature without edge ids).
 fn clip_features<T: Real>(
     ws: &mut ManifoldWorkspace<T>,
     n: &Vector<T>,
@@ -802,16 +803,26 @@ fn clip_features<T: Real>(
     // perched over a box's edge, its side line in the plane through the edge and `n`):
     // rounding would keep all of it or nothing, so that plane does not cut it, and the
     // partners of its points beyond the plane are taken onto the face's edge, as for parallel
-    // edges (below).
-    let beside = if rv.len() >= 3 {
-        T::lit(FEATURE_SNAP) * size
-    } else {
-        T::zero()
+    // edges (below). Along: both ends within FEATURE_SNAP × the smaller of the two features'
+    // sizes of the plane — parallel to it within about 1°, and no further beside the face
+    // than a small share of either feature (a large floor does not hold an edge up past its
+    // end). The first such plane, decided on the whole incident edge before any clipping, so
+    // that the order of the planes does not matter.
+    let lies_along = match &incident.vertices[..] {
+        [p, q] if rv.len() >= 3 => {
+            let reach = T::lit(FEATURE_SNAP) * Float::min(extent(reference), (q - p).norm());
+            ws.planes.iter().position(|plane| {
+                let limit = reach * plane.normal.norm();
+                let height = |v: &Point<T>| Float::abs((v - plane.origin).dot(&plane.normal));
+                height(p) <= limit && height(q) <= limit
+            })
+        }
+        _ => None,
     };
-    let lies_along = clip_against_planes(
+    clip_against_planes(
         &mut ws.polygon,
         &ws.planes,
-        (incident.id, beside),
+        (incident.id, lies_along),
         &mut ws.scratch,
     );
 

@@ -15,6 +15,7 @@ mod common;
 
 use common::*;
 use nphase_math::Point;
+use nphase_math::nalgebra::UnitQuaternion;
 use nphase_pipeline::query::{contact, distance};
 use nphase_pipeline::{Collider, ContactManifold, NarrowPhase, NarrowPhaseConfig};
 use nphase_shapes::{Ball, Shape};
@@ -295,4 +296,84 @@ fn points_within_the_prediction_are_kept_with_a_positive_distance() {
             assert!((m.points[0].dist - gap).abs() < 1e-12);
         }
     }
+}
+
+/// The manifold of one pair, A at `pose_a`, B at `pose_b`.
+fn manifold_of(a: (Shape<f64>, Iso), b: (Shape<f64>, Iso)) -> ContactManifold<f64> {
+    let colliders = vec![
+        Collider {
+            id: 0,
+            shape: a.0,
+            pose: a.1,
+        },
+        Collider {
+            id: 1,
+            shape: b.0,
+            pose: b.1,
+        },
+    ];
+    let mut narrow = narrow_phase(PREDICTION);
+    narrow.update(&colliders, &[(0, 1)]).expect("valid")[0].clone()
+}
+
+/// An edge lying along a face's side plane is not cut by it (a capsule perched over a box's
+/// edge) only where it is parallel to it and beside the face by a small share of *both*
+/// features: a capsule lying across a floor's edge (the floor 100 m wide, so that a share of
+/// its size would be metres) is cut at the edge, both when it lies half over the floor and
+/// when it is short enough to be within a share of the floor's size of the edge plane at
+/// both ends; and near a cube's corner every point is on both surfaces.
+#[test]
+fn an_edge_is_cut_where_a_face_ends_unless_it_lies_along_the_face_edge() {
+    use nphase_shapes::Capsule;
+    let floor = (cuboid(50.0, 0.5, 50.0), Iso::identity());
+    let along_x = V::new(0.0, 0.0, std::f64::consts::FRAC_PI_2);
+    for (half, centre) in [(0.5, 50.3), (0.003, 50.0)] {
+        let pill = Shape::Capsule(Capsule::new(half, 0.1).expect("valid"));
+        let pose = Iso::new(V::new(centre, 0.5 + 0.1 - 1e-3, 0.0), along_x);
+        let m = manifold_of(floor.clone(), (pill, pose));
+        assert!(!m.points.is_empty(), "half {half}");
+        for p in &m.points {
+            // The floor is at the origin: its frame is the world's.
+            let (p1, p2) = (p.local_point1, pose * p.local_point2);
+            assert!(
+                p1.x <= 50.0 + 1e-9 && p2.x <= 50.0 + 1e-9,
+                "half {half}: a point past the floor's edge: {m:?}"
+            );
+        }
+    }
+    // A short fat capsule across a cube's top face corner region, nearly along an edge.
+    let cube = (cuboid(0.5, 0.5, 0.5), Iso::identity());
+    let pill = Shape::Capsule(Capsule::new(0.005, 0.5).expect("valid"));
+    let turn = turned_about_z_then_y(0.25f64.to_radians());
+    let pose = Iso::from_parts(V::new(0.505, 1.001, 0.5).into(), turn);
+    let (a, b) = (
+        Collider {
+            id: 0,
+            shape: cube.0.clone(),
+            pose: cube.1,
+        },
+        Collider {
+            id: 1,
+            shape: pill.clone(),
+            pose,
+        },
+    );
+    let m = manifold_of((cube.0, cube.1), (pill, pose));
+    assert!(!m.points.is_empty());
+    for p in &m.points {
+        for (q, c) in [(a.pose * p.local_point1, &a), (b.pose * p.local_point2, &b)] {
+            let d = point_distance(&q, c);
+            assert!(
+                d.abs() <= 1e-7,
+                "{q:?} {d:e} off {:?}: {m:?}",
+                c.shape.kind()
+            );
+        }
+    }
+}
+
+/// 90° about z, then `y` about y.
+fn turned_about_z_then_y(y: f64) -> UnitQuaternion<f64> {
+    UnitQuaternion::from_axis_angle(&V::y_axis(), y)
+        * UnitQuaternion::from_axis_angle(&V::z_axis(), std::f64::consts::FRAC_PI_2)
 }
