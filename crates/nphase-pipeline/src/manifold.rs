@@ -22,10 +22,11 @@
 //!    whose two ends are within [`FEATURE_SNAP`] × the smaller feature's size of a side plane
 //!    lies along that face edge and is not cut by its plane (rounding would keep all of it or
 //!    none: a capsule perched over a box's edge), its points beyond the plane paired with the
-//!    face edge as parallel edges are (below). The reference is a face rather than an edge; of two faces the one with the
-//!    larger separation along its own normal, with hysteresis: last frame's reference side is
-//!    kept unless the other side's separation is larger by [`REFERENCE_MARGIN`] × size
-//!    (Box2D's `0.1 · linearSlop` rule with a memory). Of two parallel edges (within
+//!    face edge as parallel edges are (below). The reference is a face rather than an edge;
+//!    of two faces the one with the larger separation along its own normal, with hysteresis:
+//!    last frame's reference side is kept unless the other side's separation is larger by
+//!    [`REFERENCE_MARGIN`] × size (Box2D's `0.1 · linearSlop` rule with a memory). Of two
+//!    parallel edges (within
 //!    [`FLAT_FEATURE_ANGLE`](nphase_shapes::FLAT_FEATURE_ANGLE)) A's is the reference. Crossed
 //!    edges touch at the witness alone — unless one is a line of a round surface (a cylinder's,
 //!    cone's or capsule's side, a rounded edge: [`SupportFeature::round_axis`]), which falls
@@ -584,10 +585,9 @@ const UNCERTIFIED: u16 = 1;
 /// capsule lying flat, its witness away from the face's edges) from giving way to an edge the
 /// contact is not at — a witness within that reach of an edge can still switch, and the
 /// points then move by at most the reach. Else the polytope touches with a vertex or rests
-/// flat, and the face stays. A rounded polytope's
-/// edge is pushed out across itself, toward `dir`, as [`SupportFeature::push_out`] does for
-/// the edges it reports: the face came pushed along its own normal, so the edge is taken back
-/// by the radius first. Curved shapes' faces (cylinder caps, cone bases: polygonised circles)
+/// flat, and the face stays. A rounded polytope's edge is pushed out across itself, toward
+/// `dir`, as [`SupportFeature::push_out`] does for the edges it reports: the face came pushed
+/// along its own normal, so the edge is taken back by the radius first. Curved shapes' faces (cylinder caps, cone bases: polygonised circles)
 /// have no real edges and are left alone. `feature`, `dir` (unit, outward from the shape) and
 /// `witness` are in one frame.
 fn edge_of_tilted_face<T: Real>(

@@ -298,22 +298,15 @@ fn points_within_the_prediction_are_kept_with_a_positive_distance() {
     }
 }
 
-/// The manifold of one pair, A at `pose_a`, B at `pose_b`.
-fn manifold_of(a: (Shape<f64>, Iso), b: (Shape<f64>, Iso)) -> ContactManifold<f64> {
-    let colliders = vec![
-        Collider {
-            id: 0,
-            shape: a.0,
-            pose: a.1,
-        },
-        Collider {
-            id: 1,
-            shape: b.0,
-            pose: b.1,
-        },
-    ];
+/// The manifold of the pair `(A, B)`: A is collider 0, B collider 1.
+fn manifold_of(pair: &[Collider<f64>; 2]) -> ContactManifold<f64> {
     let mut narrow = narrow_phase(PREDICTION);
-    narrow.update(&colliders, &[(0, 1)]).expect("valid")[0].clone()
+    narrow.update(pair, &[(0, 1)]).expect("valid")[0].clone()
+}
+
+/// A pair of colliders: `a` (id 0) and `b` (id 1), each a shape at a pose.
+fn pair(a: (Shape<f64>, Iso), b: (Shape<f64>, Iso)) -> [Collider<f64>; 2] {
+    [(0, a), (1, b)].map(|(id, (shape, pose))| Collider { id, shape, pose })
 }
 
 /// An edge lying along a face's side plane is not cut by it (a capsule perched over a box's
@@ -325,12 +318,12 @@ fn manifold_of(a: (Shape<f64>, Iso), b: (Shape<f64>, Iso)) -> ContactManifold<f6
 #[test]
 fn an_edge_is_cut_where_a_face_ends_unless_it_lies_along_the_face_edge() {
     use nphase_shapes::Capsule;
-    let floor = (cuboid(50.0, 0.5, 50.0), Iso::identity());
     let along_x = V::new(0.0, 0.0, std::f64::consts::FRAC_PI_2);
     for (half, centre) in [(0.5, 50.3), (0.003, 50.0)] {
         let pill = Shape::Capsule(Capsule::new(half, 0.1).expect("valid"));
         let pose = Iso::new(V::new(centre, 0.5 + 0.1 - 1e-3, 0.0), along_x);
-        let m = manifold_of(floor.clone(), (pill, pose));
+        let floor = (cuboid(50.0, 0.5, 50.0), Iso::identity());
+        let m = manifold_of(&pair(floor, (pill, pose)));
         assert!(!m.points.is_empty(), "half {half}");
         for p in &m.points {
             // The floor is at the origin: its frame is the world's.
@@ -341,27 +334,18 @@ fn an_edge_is_cut_where_a_face_ends_unless_it_lies_along_the_face_edge() {
             );
         }
     }
-    // A short fat capsule across a cube's top face corner region, nearly along an edge.
-    let cube = (cuboid(0.5, 0.5, 0.5), Iso::identity());
+    // A short fat capsule over a cube's top face near a corner, turned 90° about z and 0.25°
+    // about y: nearly along the edge.
     let pill = Shape::Capsule(Capsule::new(0.005, 0.5).expect("valid"));
-    let turn = turned_about_z_then_y(0.25f64.to_radians());
+    let turn = UnitQuaternion::from_axis_angle(&V::y_axis(), 0.25f64.to_radians())
+        * UnitQuaternion::from_axis_angle(&V::z_axis(), std::f64::consts::FRAC_PI_2);
     let pose = Iso::from_parts(V::new(0.505, 1.001, 0.5).into(), turn);
-    let (a, b) = (
-        Collider {
-            id: 0,
-            shape: cube.0.clone(),
-            pose: cube.1,
-        },
-        Collider {
-            id: 1,
-            shape: pill.clone(),
-            pose,
-        },
-    );
-    let m = manifold_of((cube.0, cube.1), (pill, pose));
+    let colliders = pair((cuboid(0.5, 0.5, 0.5), Iso::identity()), (pill, pose));
+    let m = manifold_of(&colliders);
     assert!(!m.points.is_empty());
+    let [a, b] = &colliders;
     for p in &m.points {
-        for (q, c) in [(a.pose * p.local_point1, &a), (b.pose * p.local_point2, &b)] {
+        for (q, c) in [(a.pose * p.local_point1, a), (b.pose * p.local_point2, b)] {
             let d = point_distance(&q, c);
             assert!(
                 d.abs() <= 1e-7,
@@ -370,10 +354,4 @@ fn an_edge_is_cut_where_a_face_ends_unless_it_lies_along_the_face_edge() {
             );
         }
     }
-}
-
-/// 90° about z, then `y` about y.
-fn turned_about_z_then_y(y: f64) -> UnitQuaternion<f64> {
-    UnitQuaternion::from_axis_angle(&V::y_axis(), y)
-        * UnitQuaternion::from_axis_angle(&V::z_axis(), std::f64::consts::FRAC_PI_2)
 }
