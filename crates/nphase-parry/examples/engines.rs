@@ -15,7 +15,10 @@
 #[path = "../tests/common/scenes.rs"]
 mod scenes;
 
-use scenes::{COINCIDENT, Curved, Engine, RESTING_STEPS, Report, RestingCell, SEEDS, Scene, build};
+use scenes::{
+    COINCIDENT, Curved, Engine, RENAME_REACH, RESTING_STEPS, Report, RestingCell, SEEDS, Scene,
+    build,
+};
 
 const ENGINES: [Engine; 2] = [Engine::Rapier, Engine::Nphase];
 
@@ -39,6 +42,7 @@ fn main() {
     println!("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
     let mut dispatch = Vec::new();
     let mut mixed = Vec::new();
+    let mut renames = Vec::new();
     for scene in Scene::ALL {
         for seed in SEEDS {
             let mut best: [Option<Report>; 2] = [None, None];
@@ -57,6 +61,7 @@ fn main() {
             for (engine, report) in ENGINES.iter().zip([&stock, &nphase]) {
                 row(scene, seed, *engine, report);
             }
+            renames.push((scene, seed, stock.renames, nphase.renames));
             if let Some(stats) = nphase.dispatch {
                 dispatch.push((scene, seed, stats));
             }
@@ -103,6 +108,33 @@ fn main() {
     }
 
     resting_split(&mixed);
+
+    println!(
+        "\nContact points renamed from one step to the next (a new id within {RENAME_REACH} m \
+         of a point whose id is gone, on collider 1), per contact point that had a manifold the \
+         step before: all steps, and the last {RESTING_STEPS}.\n"
+    );
+    println!(
+        "| scene | seed | points: stock | nphase | renamed: stock | nphase | at rest: stock | \
+         nphase |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for (scene, seed, r, n) in &renames {
+        println!(
+            "| {} | {seed} | {} | {} | {} ({:.3} %) | {} ({:.3} %) | {} / {} | {} / {} |",
+            scene.name(),
+            r.followed,
+            n.followed,
+            r.renamed,
+            100.0 * r.rates().0,
+            n.renamed,
+            100.0 * n.rates().0,
+            r.resting_renamed,
+            r.resting_followed,
+            n.resting_renamed,
+            n.resting_followed,
+        );
+    }
 
     println!();
     for (scene, seed, stats) in dispatch {

@@ -73,7 +73,28 @@ fn check_sane(scene: Scene, seed: u64, report: &Report) {
         "{name}: penetration {}",
         report.deepest_penetration
     );
+    // Ids stay put (issue 12, part 1): once the scene rests, at most one contact point in
+    // 100 000 is renamed from a step to the next. Measured in the release profile: none in
+    // the box scenes, 0 / 0 / 2 of the pile's ~445 000 (seeds 1 / 2 / 3); before a rounded
+    // box's leaning face gave way to its edge against faces too, 41 / 9 / 6 of ~460 000.
+    let (_, at_rest) = report.renames.rates();
+    assert!(
+        report.renames.resting_followed > 0 && at_rest <= 1e-5,
+        "{name}: points renamed at rest: {:?}",
+        report.renames
+    );
     eprintln!("{name}: {report:?}");
+}
+
+/// nphase renames no larger a share of its contact points than stock rapier over a whole run
+/// (ids that name features; stock rapier's name how parry's clipping made a point).
+fn renames_no_more_than_stock(scene: Scene, seed: u64, nphase: &Report, stock: &Report) {
+    let (n, r) = (nphase.renames.rates().0, stock.renames.rates().0);
+    assert!(
+        n <= r,
+        "{} (seed {seed}): {n:.2e} of the points renamed against stock rapier's {r:.2e}",
+        scene.name()
+    );
 }
 
 #[test]
@@ -100,6 +121,7 @@ fn stack_of_16_boxes_stands() {
 fn pyramid_of_210_boxes_as_deep_as_stock() {
     for (seed, nphase, stock) in run_both(Scene::Pyramid) {
         check_sane(Scene::Pyramid, seed, &nphase);
+        renames_no_more_than_stock(Scene::Pyramid, seed, &nphase, &stock);
         assert!(
             nphase.deepest_penetration <= 1.5 * stock.deepest_penetration,
             "seed {seed}: deepest penetration {} against stock rapier's {}",
@@ -129,6 +151,7 @@ fn pyramid_of_210_boxes_as_deep_as_stock() {
 fn thousand_mixed_shapes_curved_pairs_as_stock() {
     for (seed, nphase, stock) in run_both(Scene::Mixed) {
         check_sane(Scene::Mixed, seed, &nphase);
+        renames_no_more_than_stock(Scene::Mixed, seed, &nphase, &stock);
         for (k, kind) in Curved::ALL.iter().enumerate() {
             let (n, r) = (nphase.kinds[k], stock.kinds[k]);
             let name = format!("seed {seed}, {} pairs", kind.name());

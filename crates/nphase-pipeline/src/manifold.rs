@@ -13,9 +13,10 @@
 //!    that measured it; and a hull's face a search found is kept, unsearched, while the
 //!    direction has turned less than the angle certified to keep it the search's answer
 //!    ([`ManifoldHistory::turn_budgets`]). A polytope reports a face; where that face leans
-//!    from `n` by more than [`EDGE_LEAN`] and the other side is an edge, the polytope touches
-//!    with the face's edge perpendicular to `n` where the contact is, if it has one, and that
-//!    edge is its feature (`edge_of_tilted_face`);
+//!    from `n` by more than [`EDGE_LEAN`] and the other side is an edge — or, for a rounded
+//!    polytope, whatever the other side is —, the polytope touches with the face's edge
+//!    perpendicular to `n` where the contact is, if it has one, and that edge is its feature
+//!    (`edge_of_tilted_face`);
 //! 2. a vertex on either side: one point, the exact witness pair;
 //! 3. otherwise a *reference* feature and an *incident* one, whose polygon is clipped against
 //!    the reference's side planes, which contain `n` ([`crate::clipping`]); an incident edge
@@ -66,7 +67,11 @@
 //! same point seen again, not another point of the same features — an id that names two faces
 //! (the witness of a deep face-on-face overlap) would otherwise name every point of the next
 //! frame's clipped polygon, and these, one id, would merge into one point for good. Two points
-//! that come out with the same id are one point (the deeper is kept).
+//! that come out with the same id are one point (the deeper is kept). The exact witness on a
+//! rounded shape's face is named where its core point is on the core's face (it lies on the
+//! rounding, where `n` leaves the core, not on the face pushed out along its own normal): a
+//! round box touching with its rounded corner is named by that corner whichever of the faces
+//! through it the feature search reports.
 //!
 //! `size` is the larger extent of the two supporting features (the largest distance of a
 //! feature vertex from its first vertex).
@@ -99,9 +104,9 @@ pub const FEATURE_SNAP: f64 = 1e-2;
 pub const REFERENCE_MARGIN: f64 = 1e-3;
 
 /// A polytope's face whose normal leans from the contact normal by more than this (radians,
-/// 2°, [`FLAT_FEATURE_ANGLE`]), against an edge, gives way to its edge across the normal where
-/// the contact is (`edge_of_tilted_face`): the face no longer carries the contact, its edge
-/// does. A face leaning less is flat against the edge, as two edges within that angle are
+/// 2°, [`FLAT_FEATURE_ANGLE`]), against an edge (a rounded polytope's against anything), gives
+/// way to its edge across the normal where the contact is (`edge_of_tilted_face`): the face no
+/// longer carries the contact, its edge does. A face leaning less is flat against the edge, as two edges within that angle are
 /// parallel; an edge lying along one of its edges (a capsule perched over a box's edge) is
 /// kept whole by the clipping (module doc, step 3). The lean stands off the contact normal's
 /// error (an f32 normal of a curved pair from the penetration solver may be off by a few
@@ -362,17 +367,21 @@ pub fn build_manifold<T: Real>(
     ];
     let features = Some((ws.feature1.id, ws.feature2.id));
     ws.feature2.transform_by(input.pos12);
-    if ws.feature2.vertices.len() == 2 {
-        let other = extent(&ws.feature2);
-        edge_of_tilted_face(input.shape1, &mut ws.feature1, &n, (&contact.point1, other));
+    // (The rule is for a rounded shape, or against an edge: other pairs skip the call.)
+    if matches!(input.shape1, Shape::Round(_)) || ws.feature2.vertices.len() == 2 {
+        edge_of_tilted_face(
+            input.shape1,
+            &mut ws.feature1,
+            &n,
+            (&contact.point1, &ws.feature2),
+        );
     }
-    if ws.feature1.vertices.len() == 2 {
-        let other = extent(&ws.feature1);
+    if matches!(input.shape2, Shape::Round(_)) || ws.feature1.vertices.len() == 2 {
         edge_of_tilted_face(
             input.shape2,
             &mut ws.feature2,
             &-n,
-            (&contact.point2, other),
+            (&contact.point2, &ws.feature1),
         );
     }
 
@@ -393,7 +402,7 @@ pub fn build_manifold<T: Real>(
     ws.candidates.retain(|c| c.dist >= contact.dist - accuracy);
     let merge = T::lit(MERGE_RADIUS) * size;
     remove_duplicates(&mut ws.candidates, merge);
-    match input.supports.witness_on_plane {
+    let witness = match input.supports.witness_on_plane {
         None => add_witness(ws, contact, merge, accuracy),
         Some(face) => {
             // The query left the witness to this clipping: needed only where the clipped
@@ -406,12 +415,14 @@ pub fn build_manifold<T: Real>(
                     accuracy,
                     &mut ws.witness,
                 );
-                add_witness(ws, &witness, merge, accuracy);
+                add_witness(ws, &witness, merge, accuracy)
+            } else {
+                None
             }
         }
-    }
+    };
 
-    name_candidates(ws, T::lit(FEATURE_SNAP) * size, input, reference);
+    name_candidates(ws, T::lit(FEATURE_SNAP) * size, input, (reference, witness));
     for c in &mut ws.candidates {
         c.previous_rank = input
             .previous
@@ -443,12 +454,13 @@ pub fn build_manifold<T: Real>(
 /// surface polygonised): the deepest point then agrees with the pair query. A clipped point at
 /// the same place (within the merge radius) takes the witness's geometry if the witness is
 /// deeper. Its label is the two whole features: the id rule names the parts of them it touches.
+/// Returns the witness's place among the candidates if it joined as a point of its own.
 fn add_witness<T: Real>(
     ws: &mut ManifoldWorkspace<T>,
     contact: &LocalContact<T>,
     merge: T,
     accuracy: T,
-) {
+) -> Option<usize> {
     let witness = PointCandidate {
         point1: contact.point1,
         point2: contact.point2,
@@ -469,11 +481,14 @@ fn add_witness<T: Real>(
                     ..witness
                 };
             }
+            None
         }
         None => {
-            if !reached {
-                ws.candidates.push(witness);
+            if reached {
+                return None;
             }
+            ws.candidates.push(witness);
+            Some(ws.candidates.len() - 1)
         }
     }
 }
@@ -558,14 +573,21 @@ fn supporting_feature<T: Real>(
 /// [`supporting_feature`]).
 const UNCERTIFIED: u16 = 1;
 
-/// A polytope's face that leans away from the contact normal, against an edge, gives way to its
-/// edge that the normal is perpendicular to: the polytope touches the other edge with that edge.
+/// A polytope's face that leans away from the contact normal, against an edge (the `other`
+/// side's feature; a rounded polytope's against anything), gives way to its edge that the normal is
+/// perpendicular to: the polytope touches the other feature with that edge.
 ///
 /// A polytope reports the face whose normal is closest to `dir` (its
 /// [`FeatureMap`] contract), also where `dir` lies between two faces' normals and only the
-/// edge between them supports it. Against a face that is harmless (the face's vertices off the
-/// edge are measured to the other face's plane and fall out of the prediction distance), but
-/// an edge clipped against such a face loses what lies beyond the face's own side plane: the
+/// edge between them supports it. A sharp polytope's such face against a face is harmless (the
+/// face's vertices off the edge are measured to the other face's plane and fall out of the
+/// prediction distance, its vertices on the edge are the edge's ends). A rounded polytope's is
+/// not: pushed out along its own normal, its vertices are not where the rounding touches (a
+/// round box of border 5 cm lying on its rounded edge at 45°: 1.5 cm above the edge's lowest
+/// line, beyond the prediction distance, so the witness alone stood for the edge, wandering
+/// along it), and against a face or a vertex the witness was named by the face — one of the
+/// two through the edge, as the normal's noise had it. And an edge clipped against such a
+/// face loses what lies beyond the face's own side plane: the
 /// side plane through the supporting edge contains `n`, so an edge along it is cut at the
 /// crossing (at a few degrees, half of it) or kept by rounding noise (parallel). Taken as the
 /// edge it is, the pair is two edges, clipped by the edge rules of [`clip_features`]: parallel,
@@ -581,23 +603,25 @@ const UNCERTIFIED: u16 = 1;
 /// round box's corner in rapier's pile took the two edges in turn, one a step, and never
 /// carried its load), and `witness` — the contact's point on this shape — less the rounding
 /// along `dir` lies on that edge within [`FEATURE_SNAP`] × the smaller of the face's and the
-/// other edge's sizes (`other_extent`). The witness test keeps a face whose normal is off (a
+/// other feature's sizes (the face's alone against a vertex). The witness test keeps a face whose normal is off (a
 /// capsule lying flat, its witness away from the face's edges) from giving way to an edge the
 /// contact is not at — a witness within that reach of an edge can still switch, and the
 /// points then move by at most the reach. Else the polytope touches with a vertex or rests
 /// flat, and the face stays. A rounded polytope's edge is pushed out across itself, toward
 /// `dir`, as [`SupportFeature::push_out`] does for the edges it reports: the face came pushed
-/// along its own normal, so the edge is taken back by the radius first. Curved shapes' faces (cylinder caps, cone bases: polygonised circles)
-/// have no real edges and are left alone. `feature`, `dir` (unit, outward from the shape) and
-/// `witness` are in one frame.
+/// along its own normal, so the edge is taken back by the radius first. Curved shapes' faces
+/// (cylinder caps, cone bases: polygonised circles) have no real edges and are left alone.
+/// `feature`, `dir` (unit, outward from the shape) and `witness` are in one frame.
 fn edge_of_tilted_face<T: Real>(
     shape: &Shape<T>,
     feature: &mut SupportFeature<T>,
     dir: &Vector<T>,
-    (witness, other_extent): (&Point<T>, T),
+    (witness, other): (&Point<T>, &SupportFeature<T>),
 ) {
     let radius = match shape {
-        Shape::Cuboid(_) | Shape::Convex(_) | Shape::Triangle(_) => T::zero(),
+        Shape::Cuboid(_) | Shape::Convex(_) | Shape::Triangle(_) if other.vertices.len() == 2 => {
+            T::zero()
+        }
         Shape::Round(round) => match round.inner() {
             Shape::Cuboid(_) | Shape::Convex(_) | Shape::Triangle(_) => round.border_radius(),
             _ => return,
@@ -640,7 +664,14 @@ fn edge_of_tilted_face<T: Real>(
     let ends = [vertices[a] - back, vertices[b] - back];
     // The contact is at that edge: the witness on this shape, less the rounding along the
     // normal (the rounded surface's normal there), is on it.
-    let reach = T::lit(FEATURE_SNAP) * Float::min(extent(feature), other_extent);
+    // A vertex on the other side has no size: the face's own measures the reach.
+    let size = extent(feature);
+    let other_size = if other.vertices.len() > 1 {
+        extent(other)
+    } else {
+        size
+    };
+    let reach = T::lit(FEATURE_SNAP) * Float::min(size, other_size);
     let core = witness - dir * radius;
     if !(segment_distance2(&ends[0], &ends[1], &core) <= reach * reach) {
         return;
@@ -1086,11 +1117,24 @@ fn separation<T: Real>(face: &SupportFeature<T>, other: &SupportFeature<T>) -> T
 /// `reference` is the clipping's reference side, whose side planes are in `ws.planes`: a point
 /// deeper than `tau` inside every side plane of a reference face is farther than `tau` from
 /// each of its edges (they lie in those planes) and is named by the face without measuring.
+///
+/// `witness` is the exact witness's place among the candidates, if it joined as a point of its
+/// own. On a side whose feature is a rounded shape's face (a `Round` shape's core face pushed
+/// out by the radius along its normal, [`SupportFeature::push_direction`]) it lies where the
+/// contact normal leaves the core, on the rounding, not on the pushed-out face: it is named by
+/// where its core point is on the core face — measured as the witness moved by
+/// `r · (push − outward)` against the pushed-out face. A round box touching with its rounded
+/// corner is named by that corner whichever of the faces through it the feature search
+/// reports (named by the face, the id followed the face, which the normal's noise changes).
+/// A rounded edge (a capsule's side, an edge that `edge_of_tilted_face` took) keeps naming
+/// the witness on the pushed-out edge: on the core, a witness near a capsule's end would take
+/// the end's name, and merge with the clipped point at that end, which on the other shape can
+/// lie far from it (rapier's pile lost 7 % of its capsule pairs' distinct points that way).
 fn name_candidates<T: Real>(
     ws: &mut ManifoldWorkspace<T>,
     tau: T,
     input: &ManifoldInput<'_, T>,
-    reference: Option<ReferenceSide>,
+    (reference, witness): (Option<ReferenceSide>, Option<usize>),
 ) {
     let reach = tau + tau;
     // Distances are compared squared (no square roots on this per-point path).
@@ -1136,9 +1180,29 @@ fn name_candidates<T: Real>(
             axis[i] = *x;
         }
     }
+    let n = input.contact.normal.into_inner();
+    let shift = |shape: &Shape<T>, feature: &SupportFeature<T>, outward: Vector<T>| {
+        let (_, radius) = shape.core();
+        if radius > T::zero() && feature.vertices.len() >= 3 {
+            (feature.push_direction() - outward) * radius
+        } else {
+            Vector::zeros()
+        }
+    };
+    // The witness's place and where its points are named, on A and on B.
+    // (No candidate's place is `usize::MAX`: a frame without the witness names none there.)
+    let witness_named = match witness.and_then(|k| Some((k, ws.candidates.get(k)?))) {
+        Some((k, c)) => (
+            k,
+            c.point1 + shift(input.shape1, &ws.feature1, n),
+            c.point2 + shift(input.shape2, &ws.feature2, -n),
+        ),
+        None => (usize::MAX, Point::origin(), Point::origin()),
+    };
     ws.heirs.clear();
     for (k, c) in ws.candidates.iter().enumerate() {
         let (raw_a, raw_b) = (c.id.a(), c.id.b());
+        let (named1, named2) = named_at(k, c, &witness_named);
         let p = &c.point1;
         let distances2: [T; MAX_MANIFOLD_POINTS] = core::array::from_fn(|i| {
             let (dx, dy, dz) = (on_a[0][i] - p.x, on_a[1][i] - p.y, on_a[2][i] - p.z);
@@ -1147,8 +1211,8 @@ fn name_candidates<T: Real>(
         for (i, ((_, point2, a, b), &distance2)) in previous.iter().zip(&distances2).enumerate() {
             let close = distance2 <= reach2 && (point2 - c.point2).norm_squared() <= reach2;
             if close
-                && may_name(*a, raw_a, &c.point1, &ws.feature1, reach2)
-                && may_name(*b, raw_b, &c.point2, &ws.feature2, reach2)
+                && may_name(*a, raw_a, named1, &ws.feature1, reach2)
+                && may_name(*b, raw_b, named2, &ws.feature2, reach2)
             {
                 ws.heirs.push(Heir {
                     distance2,
@@ -1172,16 +1236,33 @@ fn name_candidates<T: Real>(
             ws.candidates[h.candidate].id = input.previous[h.previous].id;
         }
     }
-    for (c, _) in ws
+    for (k, (c, _)) in ws
         .candidates
         .iter_mut()
         .zip(&ws.taken)
-        .filter(|(_, t)| !**t)
+        .enumerate()
+        .filter(|(_, (_, t))| !**t)
     {
+        let (named1, named2) = named_at(k, c, &witness_named);
         c.id = ContactId::new(
-            own(c.id.a(), &c.point1, &ws.feature1, face1),
-            own(c.id.b(), &c.point2, &ws.feature2, face2),
+            own(c.id.a(), named1, &ws.feature1, face1),
+            own(c.id.b(), named2, &ws.feature2, face2),
         );
+    }
+}
+
+/// Where candidate `k` (`c`) is named, on A and on B: at its points, or where `witness` (its
+/// place and points, see [`name_candidates`]) says if it is the witness.
+#[inline]
+fn named_at<'a, T: Real>(
+    k: usize,
+    c: &'a PointCandidate<T>,
+    witness: &'a (usize, Point<T>, Point<T>),
+) -> (&'a Point<T>, &'a Point<T>) {
+    if k == witness.0 {
+        (&witness.1, &witness.2)
+    } else {
+        (&c.point1, &c.point2)
     }
 }
 
@@ -1370,6 +1451,14 @@ mod tests {
     use nphase_shapes::{Capsule, Cone, Cuboid, Cylinder, Round, SupportMap};
     use rand::{Rng, SeedableRng};
     use std::sync::Arc;
+
+    /// An edge of unit length: the other side's feature for `edge_of_tilted_face`.
+    fn unit_edge<T: Real>() -> SupportFeature<T> {
+        let mut edge = SupportFeature::default();
+        edge.push(Point::origin(), 0);
+        edge.push(Point::new(T::one(), T::zero(), T::zero()), 1);
+        edge
+    }
 
     /// `round_gap` against the sides of cylinders, cones and capsules (axis y, extent
     /// `|y| ≤ h`), measured independently in f64 from the feature's own numbers: a gap it
@@ -1568,7 +1657,7 @@ mod tests {
             let dir_t = unit(dir);
             let dir_t = dir_t / dir_t.norm();
             let witness = Point::from(unit(witness));
-            edge_of_tilted_face(&shape, &mut feature, &dir_t, (&witness, T::one()));
+            edge_of_tilted_face(&shape, &mut feature, &dir_t, (&witness, &unit_edge::<T>()));
             seen[case] += 1;
             if case == 0 {
                 assert!(
@@ -1613,7 +1702,7 @@ mod tests {
             cap.local_support_feature(&dir, &mut feature);
             let before = feature.clone();
             let witness = cap.local_support_point(&dir);
-            edge_of_tilted_face(&cap, &mut feature, &dir, (&witness, T::one()));
+            edge_of_tilted_face(&cap, &mut feature, &dir, (&witness, &unit_edge::<T>()));
             assert_eq!(feature, before, "cylinder cap, azimuth {k}°");
         }
         assert!(seen.iter().all(|&n| n == 1000), "{seen:?}");

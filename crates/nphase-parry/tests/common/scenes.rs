@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 use nphase_parry::{DispatchStats, Dispatcher};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
+use rapier3d::parry::shape::PackedFeatureId;
 use rapier3d::prelude::*;
 
 /// The three scenes.
@@ -115,6 +116,37 @@ impl Curved {
 /// the clipped points, and in most curved manifolds it lands on one of them (mostly within
 /// 10 µm), so stock rapier's solver gets that point twice.
 pub const COINCIDENT: f32 = 1e-4;
+
+/// A contact point whose id is new in its manifold, while a point of the same manifold's
+/// previous step whose id is gone lies within this distance of it (m, on collider 1, in its
+/// frame), was renamed: it is the same point under another id, and its warm start was lost
+/// (issue 12, part 1, in the engine: [`Renames`]).
+pub const RENAME_REACH: f32 = 0.01;
+
+/// Contact points renamed between consecutive steps ([`RENAME_REACH`]): every point of a
+/// manifold that also had one the step before (`followed`), and those renamed, over the whole
+/// run and over its last [`RESTING_STEPS`] steps.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Renames {
+    pub followed: u64,
+    pub renamed: u64,
+    pub resting_followed: u64,
+    pub resting_renamed: u64,
+}
+
+impl Renames {
+    /// Renamed points per followed point, over the run and at rest.
+    pub fn rates(&self) -> (f64, f64) {
+        (
+            self.renamed as f64 / self.followed.max(1) as f64,
+            self.resting_renamed as f64 / self.resting_followed.max(1) as f64,
+        )
+    }
+}
+
+/// A contact point as [`Renames`] follows it: where it is on collider 1 (its frame) and its
+/// feature ids.
+type Followed = (Vector, PackedFeatureId, PackedFeatureId);
 
 /// The pairs of one [`Curved`] kind over a run.
 ///
@@ -218,6 +250,8 @@ pub struct Report {
     pub solver_points_per_manifold: f64,
     /// The pairs involving each [`Curved`] kind, in the order of [`Curved::ALL`].
     pub kinds: [KindReport; 3],
+    /// Points renamed from step to step.
+    pub renames: Renames,
     /// A body position or velocity was NaN or infinite at some step.
     pub non_finite: bool,
     /// Bodies outside the container (or fallen through the ground) after the last step.
@@ -380,12 +414,32 @@ fn mixed_shape(k: usize, rng: &mut Pcg64) -> ColliderBuilder {
     }
 }
 
+/// Of a manifold's points `now`, how many the step before had a manifold to follow them from
+/// (all of them) and how many were renamed ([`RENAME_REACH`]).
+fn count_renamed(last: &[Followed], now: &[Followed]) -> (u64, u64) {
+    let ids = |p: &Followed| (p.1, p.2);
+    let gone = |q: &&Followed| !now.iter().any(|p| ids(p) == ids(q));
+    let renamed = now
+        .iter()
+        .filter(|p| !last.iter().any(|q| ids(q) == ids(p)))
+        .filter(|p| {
+            last.iter()
+                .filter(gone)
+                .any(|q| (q.0 - p.0).length() < RENAME_REACH)
+        })
+        .count();
+    (now.len() as u64, renamed as u64)
+}
+
 impl World {
     /// Steps `steps` times, measuring (see [`Report`]).
     pub fn run(&mut self, steps: usize) -> Report {
         let mut report = Report::default();
         let (mut manifolds, mut points) = (0u64, 0u64);
         let (mut solver_manifolds, mut solver_points) = (0u64, 0u64);
+        let mut last_points: HashMap<(ColliderHandle, ColliderHandle, usize), Vec<Followed>> =
+            HashMap::new();
+        let mut points_now = HashMap::new();
         for step in 0..steps {
             let resting = step + RESTING_STEPS >= steps;
             let start = Instant::now();
@@ -398,9 +452,27 @@ impl World {
                 .cd
                 .narrow_phase_time
                 .time();
+            points_now.clear();
             for pair in self.world.narrow_phase.contact_pairs() {
                 let kinds = [pair.collider1, pair.collider2].map(|c| self.curved.get(&c).copied());
-                for m in pair.manifolds() {
+                for (k, m) in pair.manifolds().iter().enumerate() {
+                    let now: Vec<Followed> = m
+                        .points
+                        .iter()
+                        .map(|p| (p.local_p1, p.fid1, p.fid2))
+                        .collect();
+                    let key = (pair.collider1, pair.collider2, k);
+                    if let Some(last) = last_points.get(&key) {
+                        let (followed, renamed) = count_renamed(last, &now);
+                        let r = &mut report.renames;
+                        r.followed += followed;
+                        r.renamed += renamed;
+                        if resting {
+                            r.resting_followed += followed;
+                            r.resting_renamed += renamed;
+                        }
+                    }
+                    points_now.insert(key, now);
                     if !m.points.is_empty() {
                         manifolds += 1;
                         points += m.points.len() as u64;
@@ -439,6 +511,7 @@ impl World {
                     }
                 }
             }
+            std::mem::swap(&mut last_points, &mut points_now);
             let finite = self.world.bodies.iter().all(|(_, b)| {
                 b.translation().is_finite() && b.linvel().is_finite() && b.angvel().is_finite()
             });
