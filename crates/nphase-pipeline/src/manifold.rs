@@ -67,11 +67,11 @@
 //! same point seen again, not another point of the same features — an id that names two faces
 //! (the witness of a deep face-on-face overlap) would otherwise name every point of the next
 //! frame's clipped polygon, and these, one id, would merge into one point for good. Two points
-//! that come out with the same id are one point (the deeper is kept). The exact witness on a
-//! rounded shape's face is named where its core point is on the core's face (it lies on the
-//! rounding, where `n` leaves the core, not on the face pushed out along its own normal): a
-//! round box touching with its rounded corner is named by that corner whichever of the faces
-//! through it the feature search reports.
+//! that come out with the same id are one point (the deeper is kept). The exact witness, where
+//! it joins as a point of its own, is named on a rounded shape's face where its core point is
+//! on the core's face (it lies on the rounding, where `n` leaves the core, not on the face
+//! pushed out along its own normal): a round box touching with its rounded corner is named by
+//! that corner whichever of the faces through it the feature search reports.
 //!
 //! `size` is the larger extent of the two supporting features (the largest distance of a
 //! feature vertex from its first vertex).
@@ -106,8 +106,8 @@ pub const REFERENCE_MARGIN: f64 = 1e-3;
 /// A polytope's face whose normal leans from the contact normal by more than this (radians,
 /// 2°, [`FLAT_FEATURE_ANGLE`]), against an edge (a rounded polytope's against anything), gives
 /// way to its edge across the normal where the contact is (`edge_of_tilted_face`): the face no
-/// longer carries the contact, its edge does. A face leaning less is flat against the edge, as two edges within that angle are
-/// parallel; an edge lying along one of its edges (a capsule perched over a box's edge) is
+/// longer carries the contact, its edge does. A face leaning less is flat against the edge,
+/// as two edges within that angle are parallel; an edge lying along one of its edges (a capsule perched over a box's edge) is
 /// kept whole by the clipping (module doc, step 3). The lean stands off the contact normal's
 /// error (an f32 normal of a curved pair from the penetration solver may be off by a few
 /// tenths of a degree), so a face resting flat does not switch on that noise.
@@ -367,22 +367,37 @@ pub fn build_manifold<T: Real>(
     ];
     let features = Some((ws.feature1.id, ws.feature2.id));
     ws.feature2.transform_by(input.pos12);
-    // (The rule is for a rounded shape, or against an edge: other pairs skip the call.)
-    if matches!(input.shape1, Shape::Round(_)) || ws.feature2.vertices.len() == 2 {
-        edge_of_tilted_face(
+    // A side's leaning face may give way to its edge (`edge_of_tilted_face`): against an
+    // edge, or on a rounded shape against anything. One side's new edge can let the other's
+    // face give way in turn, so A's rule runs again when only B's face gave way; the reaches
+    // use the sizes of the features as searched. Each switch only enables the other, so the
+    // outcome does not depend on which shape is A. (Sharp faces against faces skip it all.)
+    let rounded = |shape: &Shape<T>| matches!(shape, Shape::Round(_));
+    if rounded(input.shape1)
+        || rounded(input.shape2)
+        || ws.feature1.vertices.len() == 2
+        || ws.feature2.vertices.len() == 2
+    {
+        let sizes = [extent(&ws.feature1), extent(&ws.feature2)];
+        let (at1, at2) = ((&contact.point1, sizes[1]), (&contact.point2, sizes[0]));
+        let against = |f: &SupportFeature<T>| f.vertices.len() == 2;
+        let gave1 = edge_of_tilted_face(
             input.shape1,
             &mut ws.feature1,
             &n,
-            (&contact.point1, &ws.feature2),
+            at1,
+            against(&ws.feature2),
         );
-    }
-    if matches!(input.shape2, Shape::Round(_)) || ws.feature1.vertices.len() == 2 {
-        edge_of_tilted_face(
+        let gave2 = edge_of_tilted_face(
             input.shape2,
             &mut ws.feature2,
             &-n,
-            (&contact.point2, &ws.feature1),
+            at2,
+            against(&ws.feature1),
         );
+        if gave2 && !gave1 {
+            edge_of_tilted_face(input.shape1, &mut ws.feature1, &n, at1, true);
+        }
     }
 
     let size = Float::max(extent(&ws.feature1), extent(&ws.feature2));
@@ -573,9 +588,10 @@ fn supporting_feature<T: Real>(
 /// [`supporting_feature`]).
 const UNCERTIFIED: u16 = 1;
 
-/// A polytope's face that leans away from the contact normal, against an edge (the `other`
-/// side's feature; a rounded polytope's against anything), gives way to its edge that the normal is
-/// perpendicular to: the polytope touches the other feature with that edge.
+/// A polytope's face that leans away from the contact normal, against an edge
+/// (`against_edge`: the other side's feature is one; a rounded polytope's against anything),
+/// gives way to its edge that the normal is perpendicular to: the polytope touches the other
+/// feature with that edge. Returns whether it did.
 ///
 /// A polytope reports the face whose normal is closest to `dir` (its
 /// [`FeatureMap`] contract), also where `dir` lies between two faces' normals and only the
@@ -587,8 +603,8 @@ const UNCERTIFIED: u16 = 1;
 /// line, beyond the prediction distance, so the witness alone stood for the edge, wandering
 /// along it), and against a face or a vertex the witness was named by the face — one of the
 /// two through the edge, as the normal's noise had it. And an edge clipped against such a
-/// face loses what lies beyond the face's own side plane: the
-/// side plane through the supporting edge contains `n`, so an edge along it is cut at the
+/// face loses what lies beyond the face's own side plane: the side plane through the
+/// supporting edge contains `n`, so an edge along it is cut at the
 /// crossing (at a few degrees, half of it) or kept by rounding noise (parallel). Taken as the
 /// edge it is, the pair is two edges, clipped by the edge rules of [`clip_features`]: parallel,
 /// both ends of the overlap; crossed on a round surface, the ends that lie within the
@@ -602,9 +618,9 @@ const UNCERTIFIED: u16 = 1;
 /// leans less than twice that: it then touches with the vertex — a cylinder wedged against a
 /// round box's corner in rapier's pile took the two edges in turn, one a step, and never
 /// carried its load), and `witness` — the contact's point on this shape — less the rounding
-/// along `dir` lies on that edge within [`FEATURE_SNAP`] × the smaller of the face's and the
-/// other feature's sizes (the face's alone against a vertex). The witness test keeps a face whose normal is off (a
-/// capsule lying flat, its witness away from the face's edges) from giving way to an edge the
+/// along `dir` lies on that edge within [`FEATURE_SNAP`] × the smaller of the face's size and
+/// `other_extent`, the other feature's as searched (the face's alone against a vertex, whose
+/// size is 0). The witness test keeps a face whose normal is off (a capsule lying flat, its witness away from the face's edges) from giving way to an edge the
 /// contact is not at — a witness within that reach of an edge can still switch, and the
 /// points then move by at most the reach. Else the polytope touches with a vertex or rests
 /// flat, and the face stays. A rounded polytope's edge is pushed out across itself, toward
@@ -616,29 +632,28 @@ fn edge_of_tilted_face<T: Real>(
     shape: &Shape<T>,
     feature: &mut SupportFeature<T>,
     dir: &Vector<T>,
-    (witness, other): (&Point<T>, &SupportFeature<T>),
-) {
+    (witness, other_extent): (&Point<T>, T),
+    against_edge: bool,
+) -> bool {
     let radius = match shape {
-        Shape::Cuboid(_) | Shape::Convex(_) | Shape::Triangle(_) if other.vertices.len() == 2 => {
-            T::zero()
-        }
+        Shape::Cuboid(_) | Shape::Convex(_) | Shape::Triangle(_) if against_edge => T::zero(),
         Shape::Round(round) => match round.inner() {
             Shape::Cuboid(_) | Shape::Convex(_) | Shape::Triangle(_) => round.border_radius(),
-            _ => return,
+            _ => return false,
         },
-        _ => return,
+        _ => return false,
     };
     let vertices = &feature.vertices;
     let count = vertices.len();
     let flat = T::lit(FLAT_FEATURE_ANGLE);
     if count < 3 || !(feature.normal.dot(dir) < Float::cos(T::lit(EDGE_LEAN))) {
-        return;
+        return false;
     }
     let Some(top) = (0..count).max_by(|&i, &j| {
         let (a, b) = (vertices[i].coords.dot(dir), vertices[j].coords.dot(dir));
         a.partial_cmp(&b).unwrap_or(core::cmp::Ordering::Equal)
     }) else {
-        return;
+        return false;
     };
     // The two edges through the support vertex: edge k joins vertices k and k + 1.
     let sin_flat = Float::sin(flat);
@@ -653,11 +668,11 @@ fn edge_of_tilted_face<T: Real>(
         // corner: at most 2.9°) and touches with its vertex, not with either edge, whose
         // slopes would take turns as the normal rocks. A sliver's corner, both of its edges
         // perpendicular to a `dir` the face leans far from, gives way to the steadier edge.
-        (true, true) if feature.normal.dot(dir) >= Float::cos(flat + flat) => return,
+        (true, true) if feature.normal.dot(dir) >= Float::cos(flat + flat) => return false,
         (true, true) if s1 < s0 => after,
         (true, _) => before,
         (false, true) => after,
-        (false, false) => return,
+        (false, false) => return false,
     };
     let [a, b] = edge_ends(k, count);
     let back = feature.normal.into_inner() * radius;
@@ -666,22 +681,22 @@ fn edge_of_tilted_face<T: Real>(
     // normal (the rounded surface's normal there), is on it.
     // A vertex on the other side has no size: the face's own measures the reach.
     let size = extent(feature);
-    let other_size = if other.vertices.len() > 1 {
-        extent(other)
+    let other_size = if other_extent > T::zero() {
+        other_extent
     } else {
         size
     };
     let reach = T::lit(FEATURE_SNAP) * Float::min(size, other_size);
     let core = witness - dir * radius;
     if !(segment_distance2(&ends[0], &ends[1], &core) <= reach * reach) {
-        return;
+        return false;
     }
     let (Some(&edge), Some(&id_a), Some(&id_b)) = (
         feature.edge_ids.get(k),
         feature.vertex_ids.get(a),
         feature.vertex_ids.get(b),
     ) else {
-        return;
+        return false;
     };
     let ids = [id_a, id_b];
     feature.reset(FeatureId::Edge(edge), UnitVector::new_unchecked(*dir));
@@ -691,6 +706,7 @@ fn edge_of_tilted_face<T: Real>(
     if radius > T::zero() {
         feature.push_out(radius);
     }
+    true
 }
 
 /// An angle as a turn budget: in [`TURN_UNIT`]s, rounded down, at most `u16::MAX`.
@@ -1123,10 +1139,8 @@ fn separation<T: Real>(face: &SupportFeature<T>, other: &SupportFeature<T>) -> T
 /// out by the radius along its normal, [`SupportFeature::push_direction`]) it lies where the
 /// contact normal leaves the core, on the rounding, not on the pushed-out face: it is named by
 /// where its core point is on the core face — measured as the witness moved by
-/// `r · (push − outward)` against the pushed-out face. A round box touching with its rounded
-/// corner is named by that corner whichever of the faces through it the feature search
-/// reports (named by the face, the id followed the face, which the normal's noise changes).
-/// A rounded edge (a capsule's side, an edge that `edge_of_tilted_face` took) keeps naming
+/// `r · (push − outward)` against the pushed-out face (named by the face, the id followed the
+/// face the search reported, which the normal's noise changes: module doc). A rounded edge (a capsule's side, an edge that `edge_of_tilted_face` took) keeps naming
 /// the witness on the pushed-out edge: on the core, a witness near a capsule's end would take
 /// the end's name, and merge with the clipped point at that end, which on the other shape can
 /// lie far from it (rapier's pile lost 7 % of its capsule pairs' distinct points that way).
@@ -1452,14 +1466,6 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use std::sync::Arc;
 
-    /// An edge of unit length: the other side's feature for `edge_of_tilted_face`.
-    fn unit_edge<T: Real>() -> SupportFeature<T> {
-        let mut edge = SupportFeature::default();
-        edge.push(Point::origin(), 0);
-        edge.push(Point::new(T::one(), T::zero(), T::zero()), 1);
-        edge
-    }
-
     /// `round_gap` against the sides of cylinders, cones and capsules (axis y, extent
     /// `|y| ≤ h`), measured independently in f64 from the feature's own numbers: a gap it
     /// gives puts `q − s·toward` on the side (radius `ρ(y)`, within the extent) where the side
@@ -1657,7 +1663,7 @@ mod tests {
             let dir_t = unit(dir);
             let dir_t = dir_t / dir_t.norm();
             let witness = Point::from(unit(witness));
-            edge_of_tilted_face(&shape, &mut feature, &dir_t, (&witness, &unit_edge::<T>()));
+            edge_of_tilted_face(&shape, &mut feature, &dir_t, (&witness, T::one()), true);
             seen[case] += 1;
             if case == 0 {
                 assert!(
@@ -1702,7 +1708,7 @@ mod tests {
             cap.local_support_feature(&dir, &mut feature);
             let before = feature.clone();
             let witness = cap.local_support_point(&dir);
-            edge_of_tilted_face(&cap, &mut feature, &dir, (&witness, &unit_edge::<T>()));
+            edge_of_tilted_face(&cap, &mut feature, &dir, (&witness, T::one()), true);
             assert_eq!(feature, before, "cylinder cap, azimuth {k}°");
         }
         assert!(seen.iter().all(|&n| n == 1000), "{seen:?}");

@@ -124,8 +124,12 @@ pub const COINCIDENT: f32 = 1e-4;
 pub const RENAME_REACH: f32 = 0.01;
 
 /// Contact points renamed between consecutive steps ([`RENAME_REACH`]): every point of a
-/// manifold that also had one the step before (`followed`), and those renamed, over the whole
-/// run and over its last [`RESTING_STEPS`] steps.
+/// manifold that existed the step before, with or without points (`followed`), and those
+/// renamed, over the whole run and over its last [`RESTING_STEPS`] steps. A manifold is its
+/// pair's by its place among the pair's manifolds (one for the convex pairs of these scenes).
+/// Each new point is judged on its own: two new points near one vanished point both count,
+/// and a genuinely new point within reach of a vanished one counts as renamed (an upper
+/// bound).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Renames {
     pub followed: u64,
