@@ -1140,10 +1140,11 @@ fn separation<T: Real>(face: &SupportFeature<T>, other: &SupportFeature<T>) -> T
 /// contact normal leaves the core, on the rounding, not on the pushed-out face: it is named by
 /// where its core point is on the core face — measured as the witness moved by
 /// `r · (push − outward)` against the pushed-out face (named by the face, the id followed the
-/// face the search reported, which the normal's noise changes: module doc). A rounded edge (a capsule's side, an edge that `edge_of_tilted_face` took) keeps naming
-/// the witness on the pushed-out edge: on the core, a witness near a capsule's end would take
-/// the end's name, and merge with the clipped point at that end, which on the other shape can
-/// lie far from it (rapier's pile lost 7 % of its capsule pairs' distinct points that way).
+/// face the search reported, which the normal's noise changes: module doc). A rounded edge (a
+/// capsule's side, an edge that `edge_of_tilted_face` took) keeps naming the witness on the
+/// pushed-out edge: on the core, a witness near a capsule's end would take the end's name,
+/// and merge with the clipped point at that end, which on the other shape can lie far from it
+/// (rapier's pile lost 7 % of its capsule pairs' distinct points that way).
 fn name_candidates<T: Real>(
     ws: &mut ManifoldWorkspace<T>,
     tau: T,
@@ -1712,6 +1713,56 @@ mod tests {
             assert_eq!(feature, before, "cylinder cap, azimuth {k}°");
         }
         assert!(seen.iter().all(|&n| n == 1000), "{seen:?}");
+    }
+
+    /// The corner rule of `edge_of_tilted_face` on a hull's obtuse corner (160°: both face
+    /// edges through it stay within 2° of perpendicular to the directions below leaning up to
+    /// about 7.4° toward it): leaning 3° (under twice 2°) the face stays, it touches with the
+    /// corner; leaning 6° it gives way to the more perpendicular of the two edges; leaning 12°
+    /// only that edge is perpendicular, and it gives way to it; leaning 35° neither is, and the
+    /// face stays. The right-angled corners of the box test above lean at most 2.9° before an
+    /// edge stops qualifying.
+    #[test]
+    fn an_obtuse_hull_corner_keeps_its_face_below_twice_the_flat_angle() {
+        // A prism: the top face (y = 0) is a pentagon with the obtuse corner c at the origin,
+        // its neighbours a and b 0.176 behind (z), so the corner's interior angle is 160°.
+        let outline = [
+            Point::new(0.0, 0.0, 0.0),
+            Point::new(1.0, 0.0, -0.176),
+            Point::new(1.0, 0.0, -1.0),
+            Point::new(-1.0, 0.0, -1.0),
+            Point::new(-1.0, 0.0, -0.176),
+        ];
+        let points: Vec<Point<f64>> = outline
+            .iter()
+            .flat_map(|p| [*p, p - Vector::y() * 0.5])
+            .collect();
+        let prism = Shape::convex(&points).expect("valid prism");
+        let corner = Point::origin();
+        // Toward the corner (+z), a little toward b (+x): the edge c–b is the more
+        // perpendicular one.
+        let toward = Vector::new(0.1, 0.0, 1.0).normalize();
+        for (lean, gives_way) in [(3.0f64, false), (6.0, true), (12.0, true), (35.0, false)] {
+            let lean = lean.to_radians();
+            let dir = UnitVector::new_normalize(Vector::y() * lean.cos() + toward * lean.sin());
+            let mut feature = SupportFeature::default();
+            prism.local_support_feature(&Vector::y(), &mut feature);
+            assert!(matches!(feature.id, FeatureId::Face(_)), "{feature:?}");
+            let gave = edge_of_tilted_face(&prism, &mut feature, &dir, (&corner, 1.0), true);
+            assert_eq!(gave, gives_way, "lean {lean}: {feature:?}");
+            if gives_way {
+                assert!(matches!(feature.id, FeatureId::Edge(_)), "{feature:?}");
+                let mut ends: Vec<_> = feature.vertices.iter().map(|v| v.x.round()).collect();
+                ends.sort_by(f64::total_cmp);
+                assert_eq!(
+                    ends,
+                    [0.0, 1.0],
+                    "the edge from the corner to b: {feature:?}"
+                );
+            } else {
+                assert!(matches!(feature.id, FeatureId::Face(_)), "{feature:?}");
+            }
+        }
     }
 
     #[test]
