@@ -103,14 +103,15 @@ pub const FEATURE_SNAP: f64 = 1e-2;
 /// fraction of the features' size (see the module doc).
 pub const REFERENCE_MARGIN: f64 = 1e-3;
 
-/// A polytope's face whose normal leans from the contact normal by more than this (radians,
-/// 2°, [`FLAT_FEATURE_ANGLE`]), against an edge (a rounded polytope's against anything), gives
-/// way to its edge across the normal where the contact is (`edge_of_tilted_face`): the face no
-/// longer carries the contact, its edge does. A face leaning less is flat against the edge,
-/// as two edges within that angle are parallel; an edge lying along one of its edges (a capsule perched over a box's edge) is
-/// kept whole by the clipping (module doc, step 3). The lean stands off the contact normal's
-/// error (an f32 normal of a curved pair from the penetration solver may be off by a few
-/// tenths of a degree), so a face resting flat does not switch on that noise.
+/// A polytope's face whose normal leans from the contact normal by more than this (radians, 2°,
+/// [`FLAT_FEATURE_ANGLE`]), against an edge (a rounded polytope's against anything), gives way
+/// to its edge across the normal where the contact is (`edge_of_tilted_face`): the face no
+/// longer carries the contact, its edge does. A face leaning less is flat against the edge, as
+/// two edges within that angle are parallel; an edge lying along one of its edges (a capsule
+/// perched over a box's edge) is kept whole by the clipping (module doc, step 3). The lean
+/// stands off the contact normal's error (an f32 normal of a curved pair from the penetration
+/// solver may be off by a few tenths of a degree), so a face resting flat does not switch on
+/// that noise.
 pub const EDGE_LEAN: f64 = FLAT_FEATURE_ANGLE;
 
 /// The reduction keeps a point of last frame's manifold instead of the deepest point when it is
@@ -593,24 +594,23 @@ const UNCERTIFIED: u16 = 1;
 /// gives way to its edge that the normal is perpendicular to: the polytope touches the other
 /// feature with that edge. Returns whether it did.
 ///
-/// A polytope reports the face whose normal is closest to `dir` (its
-/// [`FeatureMap`] contract), also where `dir` lies between two faces' normals and only the
-/// edge between them supports it. A sharp polytope's such face against a face is harmless (the
-/// face's vertices off the edge are measured to the other face's plane and fall out of the
-/// prediction distance, its vertices on the edge are the edge's ends). A rounded polytope's is
-/// not: pushed out along its own normal, its vertices are not where the rounding touches (a
-/// round box of border 5 cm lying on its rounded edge at 45°: 1.5 cm above the edge's lowest
-/// line, beyond the prediction distance, so the witness alone stood for the edge, wandering
-/// along it), and against a face or a vertex the witness was named by the face — one of the
-/// two through the edge, as the normal's noise had it. And an edge clipped against such a
-/// face loses what lies beyond the face's own side plane: the side plane through the
-/// supporting edge contains `n`, so an edge along it is cut at the
-/// crossing (at a few degrees, half of it) or kept by rounding noise (parallel). Taken as the
-/// edge it is, the pair is two edges, clipped by the edge rules of [`clip_features`]: parallel,
-/// both ends of the overlap; crossed on a round surface, the ends that lie within the
-/// prediction distance of it (a box edge across a cone's slant at 8°, 1 cm deep, is inside the
-/// cone along its whole overlap with the slant: the exact witness alone let the box rock about
-/// one point that jumped 6 cm a frame along the nearly parallel lines).
+/// A polytope reports the face whose normal is closest to `dir` (its [`FeatureMap`] contract),
+/// also where `dir` lies between two faces' normals and only the edge between them supports it.
+/// A sharp polytope's such face against a face is harmless (the face's vertices off the edge
+/// are measured to the other face's plane and fall out of the prediction distance, its vertices
+/// on the edge are the edge's ends). A rounded polytope's is not: pushed out along its own
+/// normal, its vertices are not where the rounding touches (a round box of border 5 cm lying on
+/// its rounded edge at 45°: 1.5 cm above the edge's lowest line, beyond the prediction
+/// distance, so the witness alone stood for the edge, wandering along it), and against a face
+/// or a vertex the witness was named by the face — one of the two through the edge, as the
+/// normal's noise had it. And an edge clipped against such a face loses what lies beyond the
+/// face's own side plane: the side plane through the supporting edge contains `n`, so an edge
+/// along it is cut at the crossing (at a few degrees, half of it) or kept by rounding noise
+/// (parallel). Taken as the edge it is, the pair is two edges, clipped by the edge rules of
+/// [`clip_features`]: parallel, both ends of the overlap; crossed on a round surface, the ends
+/// that lie within the prediction distance of it (a box edge across a cone's slant at 8°, 1 cm
+/// deep, is inside the cone along its whole overlap with the slant: the exact witness alone let
+/// the box rock about one point that jumped 6 cm a frame along the nearly parallel lines).
 ///
 /// The face gives way when its normal is more than [`EDGE_LEAN`] from `dir`, one of the two
 /// face edges through the face's support vertex along `dir` is perpendicular to `dir` within
@@ -620,14 +620,15 @@ const UNCERTIFIED: u16 = 1;
 /// carried its load), and `witness` — the contact's point on this shape — less the rounding
 /// along `dir` lies on that edge within [`FEATURE_SNAP`] × the smaller of the face's size and
 /// `other_extent`, the other feature's as searched (the face's alone against a vertex, whose
-/// size is 0). The witness test keeps a face whose normal is off (a capsule lying flat, its witness away from the face's edges) from giving way to an edge the
-/// contact is not at — a witness within that reach of an edge can still switch, and the
-/// points then move by at most the reach. Else the polytope touches with a vertex or rests
-/// flat, and the face stays. A rounded polytope's edge is pushed out across itself, toward
-/// `dir`, as [`SupportFeature::push_out`] does for the edges it reports: the face came pushed
-/// along its own normal, so the edge is taken back by the radius first. Curved shapes' faces
-/// (cylinder caps, cone bases: polygonised circles) have no real edges and are left alone.
-/// `feature`, `dir` (unit, outward from the shape) and `witness` are in one frame.
+/// size is 0). The witness test keeps a face whose normal is off (a capsule lying flat, its
+/// witness away from the face's edges) from giving way to an edge the contact is not at — a
+/// witness within that reach of an edge can still switch, and the points then move by at most
+/// the reach. Else the polytope touches with a vertex or rests flat, and the face stays. A
+/// rounded polytope's edge is pushed out across itself, toward `dir`, as
+/// [`SupportFeature::push_out`] does for the edges it reports: the face came pushed along its
+/// own normal, so the edge is taken back by the radius first. Curved shapes' faces (cylinder
+/// caps, cone bases: polygonised circles) have no real edges and are left alone. `feature`,
+/// `dir` (unit, outward from the shape) and `witness` are in one frame.
 fn edge_of_tilted_face<T: Real>(
     shape: &Shape<T>,
     feature: &mut SupportFeature<T>,
@@ -1136,15 +1137,15 @@ fn separation<T: Real>(face: &SupportFeature<T>, other: &SupportFeature<T>) -> T
 ///
 /// `witness` is the exact witness's place among the candidates, if it joined as a point of its
 /// own. On a side whose feature is a rounded shape's face (a `Round` shape's core face pushed
-/// out by the radius along its normal, [`SupportFeature::push_direction`]) it lies where the
-/// contact normal leaves the core, on the rounding, not on the pushed-out face: it is named by
-/// where its core point is on the core face — measured as the witness moved by
-/// `r · (push − outward)` against the pushed-out face (named by the face, the id followed the
-/// face the search reported, which the normal's noise changes: module doc). A rounded edge (a
-/// capsule's side, an edge that `edge_of_tilted_face` took) keeps naming the witness on the
-/// pushed-out edge: on the core, a witness near a capsule's end would take the end's name,
-/// and merge with the clipped point at that end, which on the other shape can lie far from it
-/// (rapier's pile lost 7 % of its capsule pairs' distinct points that way).
+/// out by the radius along its normal, [`SupportFeature::push_out`]) it lies where the contact
+/// normal leaves the core, on the rounding, not on the pushed-out face: it is named by where
+/// its core point is on the core face — measured as the witness moved by `r · (face normal −
+/// outward)` against the pushed-out face (named by the face, the id followed the face the
+/// search reported, which the normal's noise changes: module doc). A rounded edge (a capsule's
+/// side, an edge that `edge_of_tilted_face` took) keeps naming the witness on the pushed-out
+/// edge: on the core, a witness near a capsule's end would take the end's name, and merge with
+/// the clipped point at that end, which on the other shape can lie far from it (rapier's pile
+/// lost 7 % of its capsule pairs' distinct points that way).
 fn name_candidates<T: Real>(
     ws: &mut ManifoldWorkspace<T>,
     tau: T,
@@ -1199,7 +1200,7 @@ fn name_candidates<T: Real>(
     let shift = |shape: &Shape<T>, feature: &SupportFeature<T>, outward: Vector<T>| {
         let (_, radius) = shape.core();
         if radius > T::zero() && feature.vertices.len() >= 3 {
-            (feature.push_direction() - outward) * radius
+            (feature.normal.into_inner() - outward) * radius
         } else {
             Vector::zeros()
         }

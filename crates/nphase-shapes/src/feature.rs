@@ -190,32 +190,23 @@ impl<T: Real> SupportFeature<T> {
     /// edge becomes round about itself ([`round_axis`](SupportFeature::round_axis)); a round
     /// one keeps its axis (the offset of a surface of revolution turns about the same axis).
     pub fn push_out(&mut self, radius: T) {
-        if let [a, b] = self.vertices[..]
-            && self.round_axis.is_none()
-        {
-            self.round_axis = UnitVector::try_new(b - a, T::zero()).map(|direction| RoundAxis {
-                point: a,
-                direction,
-            });
-        }
-        let direction = self.push_direction();
-        self.translate(&(direction * radius));
-    }
-
-    /// The unit direction [`push_out`](SupportFeature::push_out) moves the feature along: the
-    /// normal for a face or a vertex, for an edge the normal's component across it (the normal
-    /// itself if it runs along the edge). The same before and after the push, and in any frame
-    /// the feature is mapped to.
-    pub fn push_direction(&self) -> Vector<T> {
         let n = self.normal.into_inner();
-        match self.vertices[..] {
+        let direction = match self.vertices[..] {
             [a, b] => {
                 let edge = b - a;
+                if self.round_axis.is_none() {
+                    self.round_axis =
+                        UnitVector::try_new(edge, T::zero()).map(|direction| RoundAxis {
+                            point: a,
+                            direction,
+                        });
+                }
                 let across = n - edge * (n.dot(&edge) / edge.norm_squared());
                 nphase_math::normalize_robust(&across).map_or(n, |u| u.into_inner())
             }
             _ => n,
-        }
+        };
+        self.translate(&(direction * radius));
     }
 
     /// Maps the feature from the shape's frame to another frame with `pose`.
