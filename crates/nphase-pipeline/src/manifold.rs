@@ -67,7 +67,10 @@
 //! same point seen again, not another point of the same features — an id that names two faces
 //! (the witness of a deep face-on-face overlap) would otherwise name every point of the next
 //! frame's clipped polygon, and these, one id, would merge into one point for good. Two points
-//! that come out with the same id are one point (the deeper is kept). The exact witness, where
+//! that come out with the same id are one point (the deeper is kept) — except two the rule
+//! named alike, neither inheriting its id, more than `τ` apart (an edge cutting a face's corner
+//! off by a short chord, both ends within `τ` of the corner): they are two places, and each
+//! keeps its clipping label (`keep_labels_of_places_apart`). The exact witness, where
 //! it joins as a point of its own, is named on a rounded shape's face where its core point is
 //! on the core's face (it lies on the rounding, where `n` leaves the core, not on the face
 //! pushed out along its own normal): a round box touching with its rounded corner is named by
@@ -294,6 +297,9 @@ pub struct ManifoldWorkspace<T: Real> {
     candidates: Vec<PointCandidate<T>>,
     heirs: Vec<Heir<T>>,
     taken: Vec<bool>,
+    /// The candidates the id rule named (not inheriting an id): their places, their clipping
+    /// labels, and whether they are to take those back ([`keep_labels_of_places_apart`]).
+    named: Vec<(usize, ContactId, bool)>,
 }
 
 /// A point of this frame that may keep the id of a point of last frame's (see
@@ -1252,6 +1258,7 @@ fn name_candidates<T: Real>(
             ws.candidates[h.candidate].id = input.previous[h.previous].id;
         }
     }
+    ws.named.clear();
     for (k, (c, _)) in ws
         .candidates
         .iter_mut()
@@ -1259,11 +1266,45 @@ fn name_candidates<T: Real>(
         .enumerate()
         .filter(|(_, (_, t))| !**t)
     {
+        ws.named.push((k, c.id, false));
         let (named1, named2) = named_at(k, c, &witness_named);
         c.id = ContactId::new(
             own(c.id.a(), named1, &ws.feature1, face1),
             own(c.id.b(), named2, &ws.feature2, face2),
         );
+    }
+    if ws.named.len() >= 2 {
+        keep_labels_of_places_apart(&mut ws.candidates, &mut ws.named, tau2);
+    }
+}
+
+/// One name, one place: candidates the id rule named alike (`named`: their places and
+/// clipping labels; none inherited its id) though more than `τ` (`sqrt(tau2)`) apart on A — an
+/// edge cutting a face's corner off by a short chord, both ends within `τ` of the corner —
+/// take back their clipping labels (a chord's end is labelled by the face edge whose side plane
+/// cut it), rather than merge into one point that would jump between them with the pose noise. They keep those ids next frame (an id inherits as
+/// its own label). Inherited ids are left as they are: a point clipped near a corner last
+/// frame's point was named by stays that point while it is within `2τ` of it (the rule's
+/// hysteresis; along aligned edges such points are grazing crossings, which the pose noise
+/// places anywhere along the edge).
+fn keep_labels_of_places_apart<T: Real>(
+    candidates: &mut [PointCandidate<T>],
+    named: &mut [(usize, ContactId, bool)],
+    tau2: T,
+) {
+    for i in 0..named.len() {
+        for j in i + 1..named.len() {
+            let (a, b) = (&candidates[named[i].0], &candidates[named[j].0]);
+            if a.id == b.id && (a.point1 - b.point1).norm_squared() > tau2 {
+                named[i].2 = true;
+                named[j].2 = true;
+            }
+        }
+    }
+    for &(k, label, apart) in named.iter() {
+        if apart {
+            candidates[k].id = label;
+        }
     }
 }
 

@@ -1032,3 +1032,85 @@ fn rounded_edges_on_ridges_keep_their_ids_whichever_shape_is_a() {
         }
     }
 }
+
+/// A capsule lying across a box face's corner, its side line at 45° to the face's edges and
+/// cutting the corner off by a chord `2c` long (`c` from the corner), 1 mm deep, then a
+/// cylinder lying the same way: the incident edge crosses two side planes near each other.
+/// At `c` = 3 cm and 1 cm the manifold holds the chord's two ends, named by the face's edges
+/// and the side, with steady ids; at 1 cm both ends are within `τ` (1.4 cm) of the corner,
+/// where before the id rule named both by it and the two, one id, merged into one point
+/// jumping 2.8 cm from end to end with the pose noise. At 2 mm the ends are one place (6 mm
+/// apart, under `τ`): one point, named by the corner.
+#[test]
+fn a_side_line_across_a_faces_corner_keeps_both_ends() {
+    let block = cuboid(0.5, 0.5, 0.5);
+    let (half, radius) = (0.3, 0.1);
+    let shapes = [
+        (
+            "capsule",
+            Shape::Capsule(Capsule::new(half, radius).expect("valid")),
+        ),
+        (
+            "cylinder",
+            Shape::Cylinder(Cylinder::new(half, radius).expect("valid")),
+        ),
+    ];
+    // The side line along (1, 0, −1)/√2 (the shapes' axis is y: turned onto x, then 45°
+    // about y); the corner is (0.5, 0.5, 0.5), the chord's middle `c` inside it along the
+    // diagonal (−1, 0, −1)/√2.
+    let lay = UnitQuaternion::from_scaled_axis(V::y() * std::f64::consts::FRAC_PI_4)
+        * UnitQuaternion::from_scaled_axis(V::z() * std::f64::consts::FRAC_PI_2);
+    for (name, shape) in &shapes {
+        for (c, points, seed) in [(0.03, 2, 51), (0.01, 2, 53), (0.002, 1, 59)] {
+            let middle = V::new(0.5, 0.5, 0.5) - V::new(1.0, 0.0, 1.0) * (c / 2f64.sqrt());
+            let t = middle + V::y() * (radius - 1e-3);
+            let run = run(
+                &block,
+                shape,
+                FRAMES,
+                |_, rng| jitter(rng, t, lay.scaled_axis(), 1e-3),
+                seed,
+            );
+            let what = format!("{name} across a face's corner, chord {c} m from it");
+            assert_steady_over(&what, &run, points * (FRAMES - 1));
+            assert_eq!(run.points, points * FRAMES, "{what}: {:?}", run.ids);
+        }
+    }
+}
+
+/// Two equal capsules, then two equal cylinders, side by side, parallel, their ends lined up
+/// (and shifted along by 1 mm, within the pose noise): the reference side line's end planes
+/// cut the incident line right at its ends, so the noise decides whether an end is the
+/// incident vertex or its crossing with the end plane (the end planes have no slack). The id
+/// rule names both the same — the two lines' end vertices, within `τ` —: both ends every
+/// frame, steady ids.
+#[test]
+fn parallel_side_lines_with_ends_lined_up_keep_both_ends() {
+    let (half, radius) = (0.3, 0.1);
+    let shapes = [
+        (
+            "capsules",
+            Shape::Capsule(Capsule::new(half, radius).expect("valid")),
+        ),
+        (
+            "cylinders",
+            Shape::Cylinder(Cylinder::new(half, radius).expect("valid")),
+        ),
+    ];
+    for (name, shape) in &shapes {
+        for (shift, seed) in [(0.0, 61), (1e-3, 67)] {
+            // Side by side along x (the axes are y), 1 mm deep.
+            let t = V::new(2.0 * radius - 1e-3, shift, 0.0);
+            let run = run(
+                shape,
+                shape,
+                FRAMES,
+                |_, rng| jitter(rng, t, V::zeros(), 1e-3),
+                seed,
+            );
+            let what = format!("{name} side by side, ends lined up, shifted {shift}");
+            assert_steady_over(&what, &run, 2 * (FRAMES - 1));
+            assert_eq!(run.points, 2 * FRAMES, "{what}: {:?}", run.ids);
+        }
+    }
+}
