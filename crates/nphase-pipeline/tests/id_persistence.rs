@@ -1034,36 +1034,50 @@ fn rounded_edges_on_ridges_keep_their_ids_whichever_shape_is_a() {
 }
 
 /// A capsule lying across a box face's corner, its side line at 45° to the face's edges and
-/// cutting the corner off by a chord `2c` long (`c` from the corner), 1 mm deep, then a
-/// cylinder lying the same way: the incident edge crosses two side planes near each other.
-/// At `c` = 3 cm and 1 cm the manifold holds the chord's two ends, named by the face's edges
-/// and the side, with steady ids; at 1 cm both ends are within `τ` (1.4 cm) of the corner,
-/// where before the id rule named both by it and the two, one id, merged into one point
-/// jumping 2.8 cm from end to end with the pose noise. At 2 mm the ends are one place (6 mm
-/// apart, under `τ`): one point, named by the corner.
+/// cutting the corner off by a chord `2c` long (`c` from the corner), 1 mm deep; then a
+/// cylinder lying the same way, and a long box standing on its edge: the incident edge crosses
+/// two side planes near each other. At `c` = 3 cm and 1 cm the manifold holds the chord's two
+/// ends, named by the face's edges and the line, with steady ids; at 1 cm both ends are within
+/// `τ` (1.4 cm) of the corner, where before the id rule named both by it and the two, one id,
+/// merged into one point jumping 2.8 cm from end to end with the pose noise. At 2 mm the ends
+/// are one place (6 mm apart, under `τ`): one point, named by the corner.
 #[test]
 fn a_side_line_across_a_faces_corner_keeps_both_ends() {
     let block = cuboid(0.5, 0.5, 0.5);
     let (half, radius) = (0.3, 0.1);
+    let quarter = std::f64::consts::FRAC_PI_4;
+    // Each shape with how far its lowest line lies below its centre, and the turn that lays
+    // that line along (1, 0, −1)/√2: the capsule's and the cylinder's axis is y (turned onto
+    // x); the box (long along x) is turned 45° about x onto its edge.
+    let diagonal = UnitQuaternion::from_scaled_axis(V::y() * quarter);
+    let lying = diagonal * UnitQuaternion::from_scaled_axis(V::z() * 2.0 * quarter);
+    let on_edge = diagonal * UnitQuaternion::from_scaled_axis(V::x() * quarter);
     let shapes = [
         (
             "capsule",
             Shape::Capsule(Capsule::new(half, radius).expect("valid")),
+            radius,
+            lying,
         ),
         (
             "cylinder",
             Shape::Cylinder(Cylinder::new(half, radius).expect("valid")),
+            radius,
+            lying,
+        ),
+        (
+            "box on its edge",
+            cuboid(half, radius, radius),
+            radius * 2f64.sqrt(),
+            on_edge,
         ),
     ];
-    // The side line along (1, 0, −1)/√2 (the shapes' axis is y: turned onto x, then 45°
-    // about y); the corner is (0.5, 0.5, 0.5), the chord's middle `c` inside it along the
-    // diagonal (−1, 0, −1)/√2.
-    let lay = UnitQuaternion::from_scaled_axis(V::y() * std::f64::consts::FRAC_PI_4)
-        * UnitQuaternion::from_scaled_axis(V::z() * std::f64::consts::FRAC_PI_2);
-    for (name, shape) in &shapes {
+    // The corner is (0.5, 0.5, 0.5), the chord's middle `c` inside it along the diagonal
+    // (−1, 0, −1)/√2.
+    for (name, shape, below, lay) in &shapes {
         for (c, points, seed) in [(0.03, 2, 51), (0.01, 2, 53), (0.002, 1, 59)] {
             let middle = V::new(0.5, 0.5, 0.5) - V::new(1.0, 0.0, 1.0) * (c / 2f64.sqrt());
-            let t = middle + V::y() * (radius - 1e-3);
+            let t = middle + V::y() * (below - 1e-3);
             let run = run(
                 &block,
                 shape,
