@@ -1092,6 +1092,35 @@ fn a_side_line_across_a_faces_corner_keeps_both_ends() {
     }
 }
 
+/// A unit box on a unit box, turned 45° about the normal and overhanging a corner, 1 mm
+/// deep: its edge cuts the lower face's corner off by a chord `2c` long, and the contact is
+/// the triangle of the corner and the chord's ends. At `c` = 3 cm three points, at 8 mm three
+/// (the ends within `τ` of the corner but 2.3 cm apart: two places, named by their edges; the
+/// corner named by the upper box's edge within `τ` of it; before, the ends merged into one
+/// point), at 4 mm one, named by the corner. (Nearer than the 1 mm depth the shortest way out
+/// is sideways, and the normal turns with the noise.)
+#[test]
+fn a_box_edge_cutting_a_faces_corner_keeps_the_triangle() {
+    let unit = cuboid(0.5, 0.5, 0.5);
+    let quarter = std::f64::consts::FRAC_PI_4;
+    // Outward along the diagonal from the corner (0.5, 0.5, 0.5); the upper box's edge runs
+    // across it, `c` inside the corner, and its face covers the corner.
+    let out = V::new(1.0, 0.0, 1.0) / 2f64.sqrt();
+    for (c, points, seed) in [(0.03, 3, 71), (0.008, 3, 73), (0.004, 1, 79)] {
+        let t = V::new(0.5, 0.999, 0.5) + out * (0.5 - c);
+        let run = run(
+            &unit,
+            &unit,
+            FRAMES,
+            |_, rng| jitter(rng, t, V::y() * quarter, 1e-3),
+            seed,
+        );
+        let what = format!("box edge across a face's corner, {c} m from it");
+        assert_steady_over(&what, &run, points * (FRAMES - 1));
+        assert_eq!(run.points, points * FRAMES, "{what}: {:?}", run.ids);
+    }
+}
+
 /// Two equal capsules, then two equal cylinders, side by side, parallel, their ends lined up
 /// (and shifted along by 1 mm, within the pose noise): the reference side line's end planes
 /// cut the incident line right at its ends, so the noise decides whether an end is the
