@@ -36,10 +36,12 @@ fn main() {
     );
     println!(
         "| scene | seed | engine | ms / step | narrowphase ms / step | top-body displacement | \
-         final kinetic energy | deepest penetration | points / manifold | solver points / \
+         largest displacement | final kinetic energy | deepest penetration | points / manifold | solver points / \
          manifold | escaped | NaN |"
     );
-    println!("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
+    println!(
+        "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+    );
     let mut dispatch = Vec::new();
     let mut mixed = Vec::new();
     let mut renames = Vec::new();
@@ -225,12 +227,14 @@ fn fastest(mut first: Report, other: &Report) -> Report {
 fn row(scene: Scene, seed: u64, engine: Engine, r: &Report) {
     let per_step = |d: std::time::Duration| d.as_secs_f64() * 1e3 / r.steps as f64;
     println!(
-        "| {} | {seed} | {} | {:.3} | {:.3} | {:.4} | {:.4} | {:.4} | {:.2} | {:.2} | {} / {} | {} |",
+        "| {} | {seed} | {} | {:.3} | {:.3} | {:.4} | {:.4} | {:.4} | {:.4} | {:.2} | {:.2} | {} / {} \
+         | {} |",
         scene.name(),
         engine.name(),
         per_step(r.step_time),
         per_step(r.narrow_phase_time),
         r.top_displacement,
+        r.largest_displacement,
         r.kinetic_energy,
         r.deepest_penetration,
         r.points_per_manifold,

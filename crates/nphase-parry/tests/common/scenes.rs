@@ -1,14 +1,15 @@
 //! The rapier3d 0.36 scenes of `docs/engines.md`, shared by the engine tests and the
-//! `engines` example: a 16-box stack, a 210-box pyramid (base 20) on a ground cuboid, and ~1000
-//! mixed convex shapes dropped into a container of cuboids.
+//! `engines` example: a 16-box stack, a 210-box pyramid (base 20) and 25 towers of 4 cylinders
+//! on a ground cuboid, and ~1000 mixed convex shapes dropped into a container of cuboids.
 //!
 //! f32, 60 Hz (rapier's default `dt`), sleeping off on every body and rapier's contact
 //! recycling off, so every pair goes through the narrowphase at every step. Run with stock
 //! rapier (`Engine::Rapier`) or with nphase's dispatcher (`Engine::Nphase`); everything else is
 //! identical, including what the seed decides:
 //!
-//! * stack: each box is moved sideways (x and z) by up to [`PLACEMENT_JITTER`] and turned about
-//!   the vertical by up to [`YAW_JITTER`] (uniform, independent);
+//! * stack and towers: each box or cylinder is moved sideways (x and z) by up to
+//!   [`PLACEMENT_JITTER`] and turned about the vertical by up to [`YAW_JITTER`] (uniform,
+//!   independent);
 //! * pyramid: each box is moved along z (across the pyramid's plane, where it has no
 //!   neighbour) by up to [`PLACEMENT_JITTER`] and turned about the vertical by up to
 //!   [`YAW_JITTER`] — its corners then reach up to 0.5 mm into a neighbour's (a 1e-3 turn of a
@@ -33,17 +34,21 @@ pub enum Scene {
     Stack,
     /// 210 unit boxes, base 20, side by side on a ground cuboid.
     Pyramid,
+    /// 25 towers (5 × 5, 1 apart) of 4 cylinders (radius 0.3, height 0.8) standing cap on cap
+    /// on a ground cuboid.
+    Towers,
     /// 1000 mixed convex shapes dropped into a box of five cuboids.
     Mixed,
 }
 
 impl Scene {
-    pub const ALL: [Scene; 3] = [Scene::Stack, Scene::Pyramid, Scene::Mixed];
+    pub const ALL: [Scene; 4] = [Scene::Stack, Scene::Pyramid, Scene::Towers, Scene::Mixed];
 
     pub fn name(self) -> &'static str {
         match self {
             Scene::Stack => "16-box stack",
             Scene::Pyramid => "210-box pyramid",
+            Scene::Towers => "25 towers of 4 cylinders",
             Scene::Mixed => "1000 mixed shapes in a container",
         }
     }
@@ -219,6 +224,10 @@ impl KindReport {
 
 /// Half-size of the unit boxes.
 const HALF: f32 = 0.5;
+/// The towers' cylinders, and how many stand in a tower.
+const CYLINDER_HALF_HEIGHT: f32 = 0.4;
+const CYLINDER_RADIUS: f32 = 0.3;
+const TOWER_HEIGHT: usize = 4;
 /// Inner half-width of the container (x and z) and its wall height.
 const CONTAINER_HALF: f32 = 6.0;
 const WALL_HEIGHT: f32 = 40.0;
@@ -230,6 +239,8 @@ pub struct World {
     /// scene).
     pub tracked: RigidBodyHandle,
     pub start: Vector,
+    /// Where every dynamic body started.
+    starts: Vec<(RigidBodyHandle, Vector)>,
     pub scene: Scene,
     pub dispatcher: Option<Dispatcher>,
     /// Each collider's curved kind, if it has one (the mixed scene's statistics).
@@ -244,6 +255,8 @@ pub struct Report {
     pub narrow_phase_time: Duration,
     /// How far the tracked body ended from where it started.
     pub top_displacement: f32,
+    /// How far the dynamic body that moved most ended from where it started.
+    pub largest_displacement: f32,
     /// Σ ½mv² + ½ωᵀIω over the dynamic bodies after the last step.
     pub kinetic_energy: f32,
     /// The deepest penetration of any contact point at any step (a positive depth).
@@ -303,6 +316,25 @@ pub fn build(scene: Scene, engine: Engine, seed: u64) -> World {
                 let at = Vector::new(0.0, HALF + 2.0 * HALF * i as f32, 0.0);
                 let rb = jittered(at, Vector::new(1.0, 0.0, 1.0));
                 let (h, _) = world.insert(rb, ColliderBuilder::cuboid(HALF, HALF, HALF));
+                tracked = Some(h);
+            }
+        }
+        Scene::Towers => {
+            ground(
+                &mut world,
+                Vector::new(20.0, 0.5, 20.0),
+                Vector::new(0.0, -0.5, 0.0),
+            );
+            for k in 0..25 * TOWER_HEIGHT {
+                let (i, j, level) = (k % 5, (k / 5) % 5, k / 25);
+                let at = Vector::new(
+                    i as f32 - 2.0,
+                    CYLINDER_HALF_HEIGHT * (1.0 + 2.0 * level as f32),
+                    j as f32 - 2.0,
+                );
+                let rb = jittered(at, Vector::new(1.0, 0.0, 1.0));
+                let cylinder = ColliderBuilder::cylinder(CYLINDER_HALF_HEIGHT, CYLINDER_RADIUS);
+                let (h, _) = world.insert(rb, cylinder);
                 tracked = Some(h);
             }
         }
@@ -383,10 +415,17 @@ pub fn build(scene: Scene, engine: Engine, seed: u64) -> World {
         .bodies
         .get(tracked)
         .map_or(Vector::ZERO, |b| b.translation());
+    let starts = world
+        .bodies
+        .iter()
+        .filter(|(_, b)| b.is_dynamic())
+        .map(|(h, b)| (h, b.translation()))
+        .collect();
     World {
         world,
         tracked,
         start,
+        starts,
         scene,
         dispatcher,
         curved,
@@ -540,6 +579,13 @@ impl World {
             .iter()
             .filter(|b| self.escaped(b.translation()))
             .count();
+        report.largest_displacement = self
+            .starts
+            .iter()
+            .filter_map(|(h, start)| {
+                Some((self.world.bodies.get(*h)?.translation() - *start).length())
+            })
+            .fold(0.0, f32::max);
         report.top_displacement = self
             .world
             .bodies
