@@ -450,6 +450,22 @@ fn cone_on_its_slant(h: f64, r: f64, slant: V, normal: V, middle: V) -> (V, Unit
     (middle - rotation * V::new(r / 2.0, 0.0, 0.0), rotation)
 }
 
+/// [`FRAMES`] frames of `shapes.1` at `(translation, scaled axis)` on `shapes.0`, jittered by
+/// 1 mm per axis (`seed`).
+fn jittered_run(
+    shapes: (&Shape<f64>, &Shape<f64>),
+    (translation, rotation): (V, V),
+    seed: u64,
+) -> Run {
+    run(
+        shapes.0,
+        shapes.1,
+        FRAMES,
+        |_, rng| jitter(rng, translation, rotation, 1e-3),
+        seed,
+    )
+}
+
 /// `shapes.1` resting on `shapes.0` at `pose` under jitter (1 mm, `seed`): steady ids and at
 /// least `points` points a frame.
 fn rests_steadily(
@@ -459,13 +475,7 @@ fn rests_steadily(
     seed: u64,
     points: usize,
 ) {
-    let run = run(
-        shapes.0,
-        shapes.1,
-        FRAMES,
-        |_, rng| jitter(rng, translation, rotation.scaled_axis(), 1e-3),
-        seed,
-    );
+    let run = jittered_run(shapes, (translation, rotation.scaled_axis()), seed);
     assert_steady(what, &run);
     assert!(
         run.points >= points * FRAMES,
@@ -473,6 +483,20 @@ fn rests_steadily(
         run.points,
         run.ids
     );
+}
+
+/// `shapes.1` at `pose` (translation, scaled axis) on `shapes.0` under jitter (1 mm, `seed`):
+/// steady ids and exactly `points` points every frame.
+fn holds_points(
+    what: &str,
+    shapes: (&Shape<f64>, &Shape<f64>),
+    pose: (V, V),
+    seed: u64,
+    points: usize,
+) {
+    let run = jittered_run(shapes, pose, seed);
+    assert_steady_over(what, &run, points * (FRAMES - 1));
+    assert_eq!(run.points, points * FRAMES, "{what}: {:?}", run.ids);
 }
 
 /// A cone lying along a cylinder's side, its slant crossing the side line at 7° in their common
@@ -1078,16 +1102,8 @@ fn a_side_line_across_a_faces_corner_keeps_both_ends() {
         for (c, points, seed) in [(0.03, 2, 51), (0.01, 2, 53), (0.002, 1, 59)] {
             let middle = V::new(0.5, 0.5, 0.5) - V::new(1.0, 0.0, 1.0) * (c / 2f64.sqrt());
             let t = middle + V::y() * (below - 1e-3);
-            let run = run(
-                &block,
-                shape,
-                FRAMES,
-                |_, rng| jitter(rng, t, lay.scaled_axis(), 1e-3),
-                seed,
-            );
             let what = format!("{name} across a face's corner, chord {c} m from it");
-            assert_steady_over(&what, &run, points * (FRAMES - 1));
-            assert_eq!(run.points, points * FRAMES, "{what}: {:?}", run.ids);
+            holds_points(&what, (&block, shape), (t, lay.scaled_axis()), seed, points);
         }
     }
 }
@@ -1108,16 +1124,8 @@ fn a_box_edge_cutting_a_faces_corner_keeps_the_triangle() {
     let out = V::new(1.0, 0.0, 1.0) / 2f64.sqrt();
     for (c, points, seed) in [(0.03, 3, 71), (0.008, 3, 73), (0.004, 1, 79)] {
         let t = V::new(0.5, 0.999, 0.5) + out * (0.5 - c);
-        let run = run(
-            &unit,
-            &unit,
-            FRAMES,
-            |_, rng| jitter(rng, t, V::y() * quarter, 1e-3),
-            seed,
-        );
         let what = format!("box edge across a face's corner, {c} m from it");
-        assert_steady_over(&what, &run, points * (FRAMES - 1));
-        assert_eq!(run.points, points * FRAMES, "{what}: {:?}", run.ids);
+        holds_points(&what, (&unit, &unit), (t, V::y() * quarter), seed, points);
     }
 }
 
@@ -1144,16 +1152,8 @@ fn parallel_side_lines_with_ends_lined_up_keep_both_ends() {
         for (shift, seed) in [(0.0, 61), (1e-3, 67)] {
             // Side by side along x (the axes are y), 1 mm deep.
             let t = V::new(2.0 * radius - 1e-3, shift, 0.0);
-            let run = run(
-                shape,
-                shape,
-                FRAMES,
-                |_, rng| jitter(rng, t, V::zeros(), 1e-3),
-                seed,
-            );
             let what = format!("{name} side by side, ends lined up, shifted {shift}");
-            assert_steady_over(&what, &run, 2 * (FRAMES - 1));
-            assert_eq!(run.points, 2 * FRAMES, "{what}: {:?}", run.ids);
+            holds_points(&what, (shape, shape), (t, V::zeros()), seed, 2);
         }
     }
 }
