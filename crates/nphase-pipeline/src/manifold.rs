@@ -1281,12 +1281,12 @@ fn name_candidates<T: Real>(
 /// One name, one place: candidates the id rule named alike (`named`: their places and
 /// clipping labels; none inherited its id) though more than `τ` (`sqrt(tau2)`) apart on A — an
 /// edge cutting a face's corner off by a short chord, both ends within `τ` of the corner —
-/// take back their clipping labels (a chord's end is labelled by the face edge whose side plane
-/// cut it), rather than merge into one point that would jump between them with the pose noise. They keep those ids next frame (an id inherits as
-/// its own label). Inherited ids are left as they are: a point clipped near a corner last
-/// frame's point was named by stays that point while it is within `2τ` of it (the rule's
-/// hysteresis; along aligned edges such points are grazing crossings, which the pose noise
-/// places anywhere along the edge).
+/// take back their clipping labels (a chord's end is labelled by the face edge whose side
+/// plane cut it), rather than merge into one point that would jump between them with the pose
+/// noise. They keep those ids next frame (an id inherits as its own label). Inherited ids are
+/// left as they are: a point clipped near a corner last frame's point was named by stays that
+/// point while it is within `2τ` of it (the rule's hysteresis; along aligned edges such points
+/// are grazing crossings, which the pose noise places anywhere along the edge).
 fn keep_labels_of_places_apart<T: Real>(
     candidates: &mut [PointCandidate<T>],
     named: &mut [(usize, ContactId, bool)],
