@@ -7,8 +7,8 @@
 //!   refused, none handed to parry: all the scenes' shapes are convex), and ids stay put
 //!   (issue 12, part 1): once the scene rests, at most one contact point in 10 000 is renamed
 //!   from a step to the next (the scenes module's `Renames`);
-//! * the pyramid, the towers and the pile rename no larger a share of their contact points than stock
-//!   rapier over the whole run;
+//! * the pyramid, the towers and the pile rename no larger a share of their contact points
+//!   than stock rapier over the whole run;
 //! * the 16-box stack stands: its top box ends less than 0.5 m from where it started, with
 //!   less than 0.05 J of kinetic energy left;
 //! * the pyramid's deepest penetration is at most 1.5 × stock rapier's on the same seed;
