@@ -4,6 +4,7 @@
 //! ```sh
 //! cargo run --release -p nphase-parry --example engines              # 600 steps, 3 rounds
 //! cargo run --release -p nphase-parry --example engines -- 120 1     # steps, rounds
+//! cargo run --release -p nphase-parry --example engines -- 100 1 towers  # scenes named so
 //! ```
 //!
 //! Each scene and seed runs `rounds` times per engine, interleaved (rapier, nphase, rapier,
@@ -30,6 +31,11 @@ fn main() {
             .unwrap_or(default)
     };
     let (steps, rounds) = (arg(1, 600), arg(2, 3).max(1));
+    // Scenes whose name contains the third argument (all without it).
+    let only = std::env::args().nth(3);
+    let scenes = Scene::ALL
+        .into_iter()
+        .filter(|s| only.as_deref().is_none_or(|o| s.name().contains(o)));
     println!(
         "{steps} steps at 60 Hz, f32, sleeping and contact recycling off, seeds {SEEDS:?}; \
          times: fastest of {rounds} interleaved rounds.\n"
@@ -45,7 +51,7 @@ fn main() {
     let mut dispatch = Vec::new();
     let mut mixed = Vec::new();
     let mut renames = Vec::new();
-    for scene in Scene::ALL {
+    for scene in scenes {
         for seed in SEEDS {
             let mut best: [Option<Report>; 2] = [None, None];
             for _ in 0..rounds {
