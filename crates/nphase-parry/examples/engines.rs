@@ -42,8 +42,8 @@ fn main() {
     );
     println!(
         "| scene | seed | engine | ms / step | narrowphase ms / step | top-body displacement | \
-         largest displacement | final kinetic energy | deepest penetration | points / manifold | solver points / \
-         manifold | escaped | NaN |"
+         largest displacement | final kinetic energy | deepest penetration | points / manifold \
+         | solver points / manifold | escaped | NaN |"
     );
     println!(
         "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
@@ -233,8 +233,8 @@ fn fastest(mut first: Report, other: &Report) -> Report {
 fn row(scene: Scene, seed: u64, engine: Engine, r: &Report) {
     let per_step = |d: std::time::Duration| d.as_secs_f64() * 1e3 / r.steps as f64;
     println!(
-        "| {} | {seed} | {} | {:.3} | {:.3} | {:.4} | {:.4} | {:.4} | {:.4} | {:.2} | {:.2} | {} / {} \
-         | {} |",
+        "| {} | {seed} | {} | {:.3} | {:.3} | {:.4} | {:.4} | {:.4} | {:.4} | {:.2} | {:.2} | \
+         {} / {} | {} |",
         scene.name(),
         engine.name(),
         per_step(r.step_time),

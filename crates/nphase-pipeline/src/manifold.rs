@@ -67,10 +67,11 @@
 //! same point seen again, not another point of the same features — an id that names two faces
 //! (the witness of a deep face-on-face overlap) would otherwise name every point of the next
 //! frame's clipped polygon, and these, one id, would merge into one point for good. Two points
-//! that come out with the same id are one point (the deeper is kept) — except two the rule
-//! named alike, neither inheriting its id, more than `τ` apart (an edge cutting a face's corner
-//! off by a short chord, both ends within `τ` of the corner): they are two places, and each
-//! keeps its clipping label (`keep_labels_of_places_apart`). The exact witness, where
+//! that come out with the same id are one point (the deeper is kept) — except two clipped
+//! points the rule named alike, neither inheriting its id, more than `τ` apart (an edge cutting
+//! a face's corner off by a short chord, both ends within `τ` of the corner): they are two
+//! places, and each keeps its clipping label (`keep_labels_of_places_apart`; points merged
+//! under an inherited id stay merged while within `2τ`). The exact witness, where
 //! it joins as a point of its own, is named on a rounded shape's face where its core point is
 //! on the core's face (it lies on the rounding, where `n` leaves the core, not on the face
 //! pushed out along its own normal): a round box touching with its rounded corner is named by
@@ -297,8 +298,9 @@ pub struct ManifoldWorkspace<T: Real> {
     candidates: Vec<PointCandidate<T>>,
     heirs: Vec<Heir<T>>,
     taken: Vec<bool>,
-    /// The candidates the id rule named (not inheriting an id): their places, their clipping
-    /// labels, and whether they are to take those back ([`keep_labels_of_places_apart`]).
+    /// The clipped candidates the id rule named (not inheriting an id, not the exact witness):
+    /// their places, their clipping labels, and whether they are to take those back
+    /// ([`keep_labels_of_places_apart`]).
     named: Vec<(usize, ContactId, bool)>,
 }
 
@@ -1266,7 +1268,9 @@ fn name_candidates<T: Real>(
         .enumerate()
         .filter(|(_, (_, t))| !**t)
     {
-        ws.named.push((k, c.id, false));
+        if k != witness_named.0 {
+            ws.named.push((k, c.id, false));
+        }
         let (named1, named2) = named_at(k, c, &witness_named);
         c.id = ContactId::new(
             own(c.id.a(), named1, &ws.feature1, face1),
@@ -1278,15 +1282,19 @@ fn name_candidates<T: Real>(
     }
 }
 
-/// One name, one place: candidates the id rule named alike (`named`: their places and
-/// clipping labels; none inherited its id) though more than `τ` (`sqrt(tau2)`) apart on A — an
-/// edge cutting a face's corner off by a short chord, both ends within `τ` of the corner —
-/// take back their clipping labels (a chord's end is labelled by the face edge whose side
-/// plane cut it), rather than merge into one point that would jump between them with the pose
-/// noise. They keep those ids next frame (an id inherits as its own label). Inherited ids are
-/// left as they are: a point clipped near a corner last frame's point was named by stays that
-/// point while it is within `2τ` of it (the rule's hysteresis; along aligned edges such points
-/// are grazing crossings, which the pose noise places anywhere along the edge).
+/// One name, one place: clipped candidates the id rule named alike (`named`: their places and
+/// clipping labels; none inherited its id, none is the exact witness, whose label names two
+/// whole features) though more than `τ` (`sqrt(tau2)`) apart on A — an edge cutting a face's
+/// corner off by a short chord, both ends within `τ` of the corner — take back their clipping
+/// labels (a chord's end is labelled by the face edge whose side plane cut it), rather than
+/// merge into one point that would jump between them with the pose noise. They keep those ids
+/// next frame (an id inherits as its own label).
+///
+/// Inherited ids are left as they are: a point clipped near a corner last frame's point was
+/// named by stays that point while it is within `2τ` of it (the rule's hysteresis; along
+/// aligned edges such points are grazing crossings, which the pose noise places anywhere along
+/// the edge). So the first frame decides between `τ` and `2τ`: a chord whose ends start less
+/// than `τ` apart stays one point (jumping between its ends) until they are `2τ` apart.
 fn keep_labels_of_places_apart<T: Real>(
     candidates: &mut [PointCandidate<T>],
     named: &mut [(usize, ContactId, bool)],
