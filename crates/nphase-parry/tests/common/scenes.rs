@@ -238,8 +238,7 @@ pub struct World {
     /// The body whose displacement is recorded (the top box; the first body for the mixed
     /// scene).
     pub tracked: RigidBodyHandle,
-    pub start: Vector,
-    /// Where every dynamic body started.
+    /// Where every dynamic body started (the tracked one among them).
     starts: Vec<(RigidBodyHandle, Vector)>,
     pub scene: Scene,
     pub dispatcher: Option<Dispatcher>,
@@ -411,10 +410,6 @@ pub fn build(scene: Scene, engine: Engine, seed: u64) -> World {
         .iter()
         .filter_map(|(h, c)| Some((h, Curved::of(c.shape())?)))
         .collect();
-    let start = world
-        .bodies
-        .get(tracked)
-        .map_or(Vector::ZERO, |b| b.translation());
     let starts = world
         .bodies
         .iter()
@@ -424,7 +419,6 @@ pub fn build(scene: Scene, engine: Engine, seed: u64) -> World {
     World {
         world,
         tracked,
-        start,
         starts,
         scene,
         dispatcher,
@@ -579,18 +573,18 @@ impl World {
             .iter()
             .filter(|b| self.escaped(b.translation()))
             .count();
-        report.largest_displacement = self
-            .starts
-            .iter()
-            .filter_map(|(h, start)| {
-                Some((self.world.bodies.get(*h)?.translation() - *start).length())
-            })
-            .fold(0.0, f32::max);
-        report.top_displacement = self
-            .world
-            .bodies
-            .get(self.tracked)
-            .map_or(f32::NAN, |b| (b.translation() - self.start).length());
+        // How far each dynamic body ended from where it started.
+        let moved = self.starts.iter().filter_map(|(h, start)| {
+            Some((
+                *h,
+                (self.world.bodies.get(*h)?.translation() - *start).length(),
+            ))
+        });
+        report.largest_displacement = moved.clone().fold(0.0, |m, (_, d)| m.max(d));
+        report.top_displacement = moved
+            .into_iter()
+            .find(|(h, _)| *h == self.tracked)
+            .map_or(f32::NAN, |(_, d)| d);
         report.dispatch = self.dispatcher.as_ref().map(Dispatcher::stats);
         report
     }
