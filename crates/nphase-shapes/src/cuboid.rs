@@ -5,7 +5,8 @@ use num_traits::Float;
 
 use crate::error::check_lengths;
 use crate::{
-    FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap, SupportVertex, VertexId,
+    FLAT_FEATURE_ANGLE, FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap,
+    SupportVertex, VertexId,
 };
 
 /// An axis-aligned box centred on the local origin.
@@ -145,7 +146,38 @@ impl<T: Real> FeatureMap<T> for Cuboid<T> {
         let dir = if valid { *dir } else { Vector::y() };
         let axis = dir.iamax();
         let negative = Float::is_sign_negative(dir[axis]);
-        let face = 2 * axis as u32 + u32::from(negative);
+        self.face_feature(2 * axis as u32 + u32::from(negative), out);
+    }
+
+    /// The face [`local_support_feature`](FeatureMap::local_support_feature) reports, except
+    /// that `previous`, a face of this box, is kept while its normal is within
+    /// [`FLAT_FEATURE_ANGLE`] of being the closest to `dir` — its component along `dir` short
+    /// of the largest by at most `sin(FLAT_FEATURE_ANGLE) × |dir|` (up to about 1.4° past
+    /// the tie of two faces, 45° from each): a box resting on its edge, where the two faces through the
+    /// edge tie, keeps reporting one of them under the pose noise.
+    fn local_support_feature_near(
+        &self,
+        dir: &Vector<T>,
+        previous: Option<FeatureId>,
+        out: &mut SupportFeature<T>,
+    ) {
+        if let Some(FeatureId::Face(face @ 0..6)) = previous {
+            let axis = face as usize / 2;
+            let along = if face % 2 == 1 { -dir[axis] } else { dir[axis] };
+            let slack = Float::sin(T::lit(FLAT_FEATURE_ANGLE)) * dir.norm();
+            if along > T::zero() && along >= dir.amax() - slack {
+                self.face_feature(face, out);
+                return;
+            }
+        }
+        self.local_support_feature(dir, out);
+    }
+}
+
+impl<T: Real> Cuboid<T> {
+    /// Face `face` (0..6, module doc) as a supporting feature.
+    fn face_feature(&self, face: u32, out: &mut SupportFeature<T>) {
+        let (axis, negative) = (face as usize / 2, face % 2 == 1);
         let mut normal = Vector::zeros();
         normal[axis] = if negative { -T::one() } else { T::one() };
         out.reset(

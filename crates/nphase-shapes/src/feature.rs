@@ -239,8 +239,9 @@ pub trait FeatureMap<T: Real>: SupportMap<T> {
     /// a cone's base and slant line, a capsule's side and end), the part `previous` names (the
     /// feature this shape reported for the same contact last frame) is kept up to
     /// [`FEATURE_HYSTERESIS`] past the switch, so a contact that rocks about the switch keeps
-    /// its feature. Polytopes and balls have no such switch (a hull starts its search on
-    /// `previous`, near the answer).
+    /// its feature. A cuboid keeps the face `previous` names where two faces tie (within
+    /// [`FLAT_FEATURE_ANGLE`] of the closest: a box on its edge); a hull starts its search on
+    /// `previous`, near the answer, without such a margin; balls have no switch.
     fn local_support_feature_near(
         &self,
         dir: &Vector<T>,

@@ -424,6 +424,7 @@ impl<T: Real> FeatureMap<T> for Shape<T> {
         out: &mut SupportFeature<T>,
     ) {
         match self {
+            Shape::Cuboid(s) => s.local_support_feature_near(dir, previous, out),
             Shape::Capsule(s) => s.local_support_feature_near(dir, previous, out),
             Shape::Cylinder(s) => s.local_support_feature_near(dir, previous, out),
             Shape::Cone(s) => s.local_support_feature_near(dir, previous, out),

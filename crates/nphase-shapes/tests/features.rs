@@ -470,6 +470,57 @@ fn cylinder_caps_and_side_lines_switch_at_45_degrees() {
     check::<f64>();
 }
 
+/// A cuboid's faces with hysteresis: where two faces tie (a box on its edge), the face named by
+/// `previous` is kept while its normal is within `FLAT_FEATURE_ANGLE` of being the closest to
+/// the direction (its component along the unit direction short of the largest by at most
+/// `sin(FLAT_FEATURE_ANGLE)`); beyond that, and for no history, the opposite face or an id
+/// the box does not have, the closest face.
+#[test]
+fn cuboid_faces_keep_the_previous_face_near_a_tie() {
+    fn check<T: Real>() {
+        let cuboid =
+            Cuboid::new(Vector::new(T::lit(0.5), T::lit(0.3), T::lit(0.2))).expect("valid");
+        let slack = nphase_shapes::FLAT_FEATURE_ANGLE.sin();
+        let mut out = SupportFeature::default();
+        let mut kept = [0; 2];
+        // Directions in the plane of +x (face 0) and +y (face 2), from 40° to 50° off +x.
+        for step in 0..=200 {
+            let phi = (40.0 + 0.05 * f64::from(step)).to_radians();
+            let d = V::new(phi.cos(), phi.sin(), 0.0);
+            let d_t = to_t::<T>(&(d * 3.0));
+            let closest = if d.x >= d.y { 0 } else { 2 };
+            for previous in [0u32, 2] {
+                let along = if previous == 0 { d.x } else { d.y };
+                let keep = along >= d.x.max(d.y) - slack;
+                cuboid.local_support_feature_near(&d_t, Some(FeatureId::Face(previous)), &mut out);
+                let expected = if keep { previous } else { closest };
+                // Right at the bound rounding may decide either way.
+                if (along - (d.x.max(d.y) - slack)).abs() > 1e-5 {
+                    assert_eq!(
+                        out.id,
+                        FeatureId::Face(expected),
+                        "φ = {}°, previous face {previous} ({})",
+                        phi.to_degrees(),
+                        precision::<T>()
+                    );
+                }
+                if keep && previous != closest {
+                    kept[usize::from(previous == 2)] += 1;
+                }
+                check_feature(&out, &d, tolerance::<T>(1.0), "cuboid near a tie");
+            }
+            for previous in [None, Some(FeatureId::Face(1)), Some(FeatureId::Face(9))] {
+                cuboid.local_support_feature_near(&d_t, previous, &mut out);
+                assert_eq!(out.id, FeatureId::Face(closest), "φ = {phi}, {previous:?}");
+            }
+        }
+        // Past the tie by `sin(FLAT_FEATURE_ANGLE) / √2` rad, about 1.4°: 28 steps of 0.05°.
+        assert!(kept.iter().all(|&k| (26..=30).contains(&k)), "{kept:?}");
+    }
+    check::<f32>();
+    check::<f64>();
+}
+
 /// Cones: the base polygon when its normal is closer to the direction than the slant line's
 /// normal in the direction's azimuth, else that slant line (apex to rim).
 #[test]
