@@ -7,7 +7,8 @@
 //!    in full, cylinder caps and cone bases as regular polygons —, an edge — a side line of a
 //!    cylinder, cone or capsule — or a vertex, pushed out by the radius of rounded shapes);
 //!    where a curved shape switches between two parts, last frame's part is kept a little past
-//!    the switch ([`FeatureMap::local_support_feature_near`]). What the pair query already
+//!    the switch, and where two faces of a box tie (a box on its edge), last frame's face
+//!    ([`FeatureMap::local_support_feature_near`]). What the pair query already
 //!    found is not searched again ([`SupportHints`]): a hull's face that won a separating-axis
 //!    test is that hull's feature, and the other hull's search starts on the support vertex
 //!    that measured it; and a hull's face a search found is kept, unsearched, while the
@@ -40,7 +41,10 @@
 //!    the reference plane — its partner on the reference face lies on the face (beyond a side
 //!    plane an incident edge lies along, the closest point of that face edge), so no point
 //!    is deeper than the exact contact; points further apart than the prediction distance are
-//!    dropped, and points closer together than `1e-4 × size` merged;
+//!    dropped — but a point of last frame's manifold (by id, step 6) is kept up to
+//!    `min(τ, prediction)` further, so that a speculative point at the prediction distance does
+//!    not come and go with the pose noise —, and points closer together than `1e-4 × size`
+//!    merged;
 //! 5. when the clipped points are shallower than the exact contact (a polygonised curve, or a
 //!    reference face on the other side than the face the contact was measured on), the exact
 //!    witness is added (or replaces a clipped point at the same place), so the deepest point
@@ -68,14 +72,17 @@
 //! (the witness of a deep face-on-face overlap) would otherwise name every point of the next
 //! frame's clipped polygon, and these, one id, would merge into one point for good. Two points
 //! that come out with the same id are one point (the deeper is kept) — except two clipped
-//! points the rule named alike, neither inheriting its id, more than `τ` apart (an edge cutting
-//! a face's corner off by a short chord, both ends within `τ` of the corner): they are two
-//! places, and each keeps its clipping label (`keep_labels_of_places_apart`; points merged
-//! under an inherited id stay merged while within `2τ`). The exact witness, where
-//! it joins as a point of its own, is named on a rounded shape's face where its core point is
-//! on the core's face (it lies on the rounding, where `n` leaves the core, not on the face
-//! pushed out along its own normal): a round box touching with its rounded corner is named by
-//! that corner whichever of the faces through it the feature search reports.
+//! points more than `τ` apart (an edge cutting a face's corner off by a short chord, both ends
+//! within `τ` of the corner, or such ends, one point while less than `τ` apart, that have
+//! moved apart): they are two places (`keep_labels_of_places_apart`). One that inherited the
+//! id keeps it, the other takes its clipping label — unless either is a *grazing* crossing (an
+//! incident edge crossing a side plane it runs along within [`FLAT_FEATURE_ANGLE`], which the
+//! pose noise places anywhere along the edge, as along aligned box edges): that one stays one
+//! point with the other. The exact witness, where it joins as a point of its own, is named on
+//! a rounded shape's face where its core point is on the core's face (it lies on the rounding,
+//! where `n` leaves the core, not on the face pushed out along its own normal): a round box
+//! touching with its rounded corner is named by that corner whichever of the faces through it
+//! the feature search reports.
 //!
 //! `size` is the larger extent of the two supporting features (the largest distance of a
 //! feature vertex from its first vertex).
@@ -298,10 +305,10 @@ pub struct ManifoldWorkspace<T: Real> {
     candidates: Vec<PointCandidate<T>>,
     heirs: Vec<Heir<T>>,
     taken: Vec<bool>,
-    /// The clipped candidates the id rule named (not inheriting an id, not the exact witness):
-    /// their places, their clipping labels, and whether they are to take those back
-    /// ([`keep_labels_of_places_apart`]).
-    named: Vec<(usize, ContactId, bool)>,
+    /// The candidates' clipping labels, and which are to take them back
+    /// ([`keep_labels_of_places_apart`]), in the candidates' order.
+    labels: Vec<ContactId>,
+    apart: Vec<bool>,
 }
 
 /// A point of this frame that may keep the id of a point of last frame's (see
@@ -325,6 +332,9 @@ struct PointCandidate<T: Real> {
     id: ContactId,
     /// Where a point with this id was in last frame's manifold.
     previous_rank: Option<u8>,
+    /// Further apart than the prediction distance (within its hysteresis): kept only if it
+    /// inherits an id of last frame's manifold.
+    beyond: bool,
 }
 
 impl<T: Real> Candidate<T> for PointCandidate<T> {
@@ -454,6 +464,13 @@ pub fn build_manifold<T: Real>(
             .position(|p| p.id == c.id)
             .map(|k| k as u8);
     }
+    // Beyond the prediction distance: kept where the point inherited its id and kept it.
+    let (taken, mut k) = (&ws.taken, 0);
+    ws.candidates.retain(|c| {
+        let keep = !c.beyond || (taken.get(k) == Some(&true) && c.previous_rank.is_some());
+        k += 1;
+        keep
+    });
     merge_equal_ids(&mut ws.candidates);
     reduce_to_four(&mut ws.candidates, &n, T::lit(DEPTH_HYSTERESIS) * size);
     for c in &ws.candidates {
@@ -491,6 +508,7 @@ fn add_witness<T: Real>(
         dist: contact.dist,
         id: ContactId::new(ws.feature1.id, ws.feature2.id),
         previous_rank: None,
+        beyond: false,
     };
     let reached = reach_depth(&ws.candidates, contact, accuracy);
     match ws
@@ -882,6 +900,13 @@ fn clip_features<T: Real>(
         &mut ws.scratch,
     );
 
+    // The prediction's hysteresis: a point beyond the prediction distance stays while last
+    // frame's manifold held it (by id, `name_candidates`) and it is within `keep` more.
+    let keep = if input.previous.is_empty() {
+        T::zero()
+    } else {
+        Float::min(T::lit(FEATURE_SNAP) * size, input.prediction)
+    };
     let origin = rv[0];
     for v in &ws.polygon {
         let mut label = v.label;
@@ -931,7 +956,8 @@ fn clip_features<T: Real>(
                 (v.point, partner, (partner - v.point).dot(n))
             }
         };
-        if dist > input.prediction {
+        let beyond = dist > input.prediction;
+        if beyond && !(dist <= input.prediction + keep) {
             continue;
         }
         let id = if reference_is_1 {
@@ -945,6 +971,7 @@ fn clip_features<T: Real>(
             dist,
             id,
             previous_rank: None,
+            beyond,
         });
     }
     Some(side)
@@ -1137,7 +1164,10 @@ fn separation<T: Real>(face: &SupportFeature<T>, other: &SupportFeature<T>) -> T
 /// Names every candidate by the rule of the module doc: each side's lowest-dimensional feature
 /// within `tau` (its own id), unless it inherits the id of a point of last frame's whose
 /// features are within `2 tau` of it and which was within `2 tau` of it on both shapes (of
-/// several, the nearest on A).
+/// several, the nearest on A); then two clipped candidates with one id more than `tau` apart
+/// are parted ([`keep_labels_of_places_apart`]). A candidate beyond the prediction distance
+/// ([`PointCandidate::beyond`]) is only a possible heir: unless it inherits, it is not named
+/// (and `build_manifold` drops it).
 ///
 /// `reference` is the clipping's reference side, whose side planes are in `ws.planes`: a point
 /// deeper than `tau` inside every side plane of a reference face is farther than `tau` from
@@ -1224,8 +1254,10 @@ fn name_candidates<T: Real>(
         None => (usize::MAX, Point::origin(), Point::origin()),
     };
     ws.heirs.clear();
+    ws.labels.clear();
     for (k, c) in ws.candidates.iter().enumerate() {
         let (raw_a, raw_b) = (c.id.a(), c.id.b());
+        ws.labels.push(c.id);
         let (named1, named2) = named_at(k, c, &witness_named);
         let p = &c.point1;
         let distances2: [T; MAX_MANIFOLD_POINTS] = core::array::from_fn(|i| {
@@ -1260,16 +1292,10 @@ fn name_candidates<T: Real>(
             ws.candidates[h.candidate].id = input.previous[h.previous].id;
         }
     }
-    ws.named.clear();
-    for (k, (c, _)) in ws
-        .candidates
-        .iter_mut()
-        .zip(&ws.taken)
-        .enumerate()
-        .filter(|(_, (_, t))| !**t)
-    {
-        if k != witness_named.0 {
-            ws.named.push((k, c.id, false));
+    // Candidates beyond the prediction that inherit nothing are dropped (`build_manifold`).
+    for (k, (c, &taken)) in ws.candidates.iter_mut().zip(&ws.taken).enumerate() {
+        if taken || c.beyond {
+            continue;
         }
         let (named1, named2) = named_at(k, c, &witness_named);
         c.id = ContactId::new(
@@ -1277,43 +1303,138 @@ fn name_candidates<T: Real>(
             own(c.id.b(), named2, &ws.feature2, face2),
         );
     }
-    if ws.named.len() >= 2 {
-        keep_labels_of_places_apart(&mut ws.candidates, &mut ws.named, tau2);
+    let incident = match reference {
+        Some(ReferenceSide::A) => Some((true, &ws.feature2)),
+        Some(ReferenceSide::B) => Some((false, &ws.feature1)),
+        None => None,
+    };
+    let planes = &ws.planes;
+    let grazing = |label: ContactId| {
+        incident.is_some_and(|(reference_is_a, incident)| {
+            grazing_crossing(label, reference_is_a, incident, planes)
+        })
+    };
+    let previous_at = |id: ContactId| {
+        input
+            .previous
+            .iter()
+            .position(|p| p.id == id)
+            .map(|i| previous[i].0)
+    };
+    keep_labels_of_places_apart(
+        &mut ws.candidates,
+        (&ws.labels, &ws.taken, witness_named.0),
+        &mut ws.apart,
+        tau2,
+        (grazing, previous_at),
+    );
+}
+
+/// One name, one place: two clipped candidates (`labels`: every candidate's clipping label;
+/// `inherited`: which inherited last frame's id; the exact witness, at `witness`, is left out —
+/// its label names two whole features — and so is a candidate beyond the prediction distance
+/// that inherited nothing) that came out with the same id though more than `τ` (`sqrt(tau2)`)
+/// apart on A — an edge cutting a face's corner off by a short chord, both ends within `τ` of
+/// the corner, or a chord's ends, one point while less than `τ` apart, that have moved apart
+/// since — are two places, not one point that would jump between them with the pose noise
+/// (`apart` is scratch):
+///
+/// * neither inherited the id: both take back their clipping labels (a chord's end is labelled
+///   by the face edge whose side plane cut it);
+/// * one inherited it (both: the one nearer last frame's point with that id, from
+///   `previous_at`): it keeps the id, the other takes back its label;
+/// * unless either is a grazing crossing (`grazing` of its label, [`grazing_crossing`]): along
+///   aligned box edges the pose noise places such crossings anywhere along the edge, and one
+///   near a corner stays one point with the corner's.
+///
+/// A label taken back is inherited next frame like any id.
+fn keep_labels_of_places_apart<T: Real>(
+    candidates: &mut [PointCandidate<T>],
+    (labels, inherited, witness): (&[ContactId], &[bool], usize),
+    apart: &mut Vec<bool>,
+    tau2: T,
+    (grazing, previous_at): (
+        impl Fn(ContactId) -> bool,
+        impl Fn(ContactId) -> Option<Point<T>>,
+    ),
+) {
+    let mut any = false;
+    // Clipped candidates only: not the witness, not one beyond the prediction that inherited
+    // nothing (it is dropped).
+    let clipped = |k: usize| k != witness && (inherited[k] || !candidates[k].beyond);
+    for i in 0..candidates.len() {
+        for j in i + 1..candidates.len() {
+            let (a, b) = (&candidates[i], &candidates[j]);
+            if a.id != b.id
+                || (a.point1 - b.point1).norm_squared() <= tau2
+                || !clipped(i)
+                || !clipped(j)
+            {
+                continue;
+            }
+            let parted = match (inherited[i], inherited[j]) {
+                (false, false) => [true, true],
+                _ if grazing(labels[i]) || grazing(labels[j]) => [false, false],
+                (true, false) => [false, true],
+                (false, true) => [true, false],
+                (true, true) => {
+                    let far2 = |p: &Point<T>| {
+                        previous_at(a.id).map_or(T::zero(), |q| (p - q).norm_squared())
+                    };
+                    let b_nearer = far2(&b.point1) < far2(&a.point1);
+                    [b_nearer, !b_nearer]
+                }
+            };
+            if !any {
+                apart.clear();
+                apart.resize(candidates.len(), false);
+                any = true;
+            }
+            apart[i] |= parted[0];
+            apart[j] |= parted[1];
+        }
+    }
+    if any {
+        for ((c, &label), _) in candidates
+            .iter_mut()
+            .zip(labels)
+            .zip(&*apart)
+            .filter(|(_, a)| **a)
+        {
+            c.id = label;
+        }
     }
 }
 
-/// One name, one place: clipped candidates the id rule named alike (`named`: their places and
-/// clipping labels; none inherited its id, none is the exact witness, whose label names two
-/// whole features) though more than `τ` (`sqrt(tau2)`) apart on A — an edge cutting a face's
-/// corner off by a short chord, both ends within `τ` of the corner — take back their clipping
-/// labels (a chord's end is labelled by the face edge whose side plane cut it), rather than
-/// merge into one point that would jump between them with the pose noise. They keep those ids
-/// next frame (an id inherits as its own label).
-///
-/// Inherited ids are left as they are: a point clipped near a corner last frame's point was
-/// named by stays that point while it is within `2τ` of it (the rule's hysteresis; along
-/// aligned edges such points are grazing crossings, which the pose noise places anywhere along
-/// the edge). So the first frame decides between `τ` and `2τ`: a chord whose ends start less
-/// than `τ` apart stays one point (jumping between its ends) until they are `2τ` apart.
-fn keep_labels_of_places_apart<T: Real>(
-    candidates: &mut [PointCandidate<T>],
-    named: &mut [(usize, ContactId, bool)],
-    tau2: T,
-) {
-    for i in 0..named.len() {
-        for j in i + 1..named.len() {
-            let (a, b) = (&candidates[named[i].0], &candidates[named[j].0]);
-            if a.id == b.id && (a.point1 - b.point1).norm_squared() > tau2 {
-                named[i].2 = true;
-                named[j].2 = true;
-            }
-        }
-    }
-    for &(k, label, apart) in named.iter() {
-        if apart {
-            candidates[k].id = label;
-        }
-    }
+/// Whether the clipping label `label` is an incident edge's crossing of a side plane it runs
+/// along within [`FLAT_FEATURE_ANGLE`] (a grazing crossing, which the pose noise places
+/// anywhere along the edge): `incident` is the incident feature (A's frame), `reference_is_a`
+/// whether A's feature is the reference.
+fn grazing_crossing<T: Real>(
+    label: ContactId,
+    reference_is_a: bool,
+    incident: &SupportFeature<T>,
+    planes: &[SidePlane<T>],
+) -> bool {
+    let (on_reference, on_incident) = if reference_is_a {
+        (label.a(), label.b())
+    } else {
+        (label.b(), label.a())
+    };
+    let FeatureId::Edge(edge) = on_incident else {
+        return false;
+    };
+    let Some(plane) = planes.iter().find(|p| p.feature == on_reference) else {
+        return false;
+    };
+    let Some(j) = incident.edge_ids.iter().position(|&e| e == edge) else {
+        return false;
+    };
+    let v = &incident.vertices;
+    let [from, to] = edge_ends(j, v.len());
+    let direction = v[to] - v[from];
+    let sin_flat = Float::sin(T::lit(FLAT_FEATURE_ANGLE));
+    Float::abs(direction.dot(&plane.normal)) <= sin_flat * direction.norm() * plane.normal.norm()
 }
 
 /// Where candidate `k` (`c`) is named, on A and on B: at its points, or where `witness` (its
