@@ -68,21 +68,22 @@
 //! `τ = `[`FEATURE_SNAP`]` × size`. The rule has hysteresis: a point keeps last frame's id while
 //! the features it names are within `2τ` of it and it is within `2τ` of where last frame's
 //! point with that id was, on both shapes (on A in A's frame, on B in B's frame): it is the
-//! same point seen again, not another point of the same features — an id that names two faces
-//! (the witness of a deep face-on-face overlap) would otherwise name every point of the next
-//! frame's clipped polygon, and these, one id, would merge into one point for good. Two points
-//! that come out with the same id are one point (the deeper is kept) — except two clipped
-//! points more than `τ` apart (an edge cutting a face's corner off by a short chord, both ends
-//! within `τ` of the corner, or such ends, one point while less than `τ` apart, that have
-//! moved apart): they are two places (`keep_labels_of_places_apart`). One that inherited the
-//! id keeps it, the other takes its clipping label — unless either is a *grazing* crossing (an
-//! incident edge crossing a side plane it runs along within [`FLAT_FEATURE_ANGLE`], which the
-//! pose noise places anywhere along the edge, as along aligned box edges): that one stays one
-//! point with the other. The exact witness, where it joins as a point of its own, is named on
-//! a rounded shape's face where its core point is on the core's face (it lies on the rounding,
-//! where `n` leaves the core, not on the face pushed out along its own normal): a round box
-//! touching with its rounded corner is named by that corner whichever of the faces through it
-//! the feature search reports.
+//! same point seen again, not another point of the same features — an id that names two faces (the
+//! witness of a deep face-on-face overlap) would otherwise name every point of the next frame's
+//! clipped polygon, and these, one id, would merge into one point for good. Two points that come
+//! out with the same id are one point (the deeper is kept, or, of two within [`DEPTH_HYSTERESIS`] ×
+//! size in depth, the one nearer last frame's point with the id: `merge_equal_ids`) — except two
+//! clipped points more than `τ` apart (an edge cutting a face's corner off by a short chord, both
+//! ends within `τ` of the corner, or such ends, one point while less than `τ` apart, that have
+//! moved apart): they are two places (`keep_labels_of_places_apart`). One that inherited the id
+//! keeps it, the other takes its clipping label — unless either is a *grazing* crossing (an
+//! incident edge crossing a side plane it runs along within [`FLAT_FEATURE_ANGLE`], which the pose
+//! noise places anywhere along the edge, as along aligned box edges): that one stays one point with
+//! the other. The exact witness, where it joins as a point of its own, is named on a rounded
+//! shape's face where its core point is on the core's face (it lies on the rounding, where `n`
+//! leaves the core, not on the face pushed out along its own normal): a round box touching with its
+//! rounded corner is named by that corner whichever of the faces through it the feature search
+//! reports.
 //!
 //! `size` is the larger extent of the two supporting features (the largest distance of a
 //! feature vertex from its first vertex).
@@ -471,8 +472,9 @@ pub fn build_manifold<T: Real>(
         k += 1;
         keep
     });
-    merge_equal_ids(&mut ws.candidates);
-    reduce_to_four(&mut ws.candidates, &n, T::lit(DEPTH_HYSTERESIS) * size);
+    let slack = T::lit(DEPTH_HYSTERESIS) * size;
+    merge_equal_ids(&mut ws.candidates, input.previous, slack);
+    reduce_to_four(&mut ws.candidates, &n, slack);
     for c in &ws.candidates {
         points.push(ContactPoint {
             local_point1: c.point1,
@@ -1580,20 +1582,45 @@ fn remove_duplicates<T: Real>(candidates: &mut Vec<PointCandidate<T>>, radius: T
     merge_into_earlier(
         candidates,
         |k, c| (k.point1 - c.point1).norm_squared() <= radius2,
+        |later, earlier| later.dist < earlier.dist,
         |k, c| PointCandidate { id: k.id, ..*c },
     );
 }
 
-/// Candidates with the same id are one point: the deeper is kept, in the earlier slot.
-fn merge_equal_ids<T: Real>(candidates: &mut Vec<PointCandidate<T>>) {
-    merge_into_earlier(candidates, |k, c| k.id == c.id, |_, c| *c);
+/// Candidates with the same id are one point, in the earlier slot: the deeper is kept — but of
+/// two whose depths differ by at most `slack`, the one nearer (on A) to where last frame's
+/// point with that id was (`previous`, A's frame, by the candidates' `previous_rank`). Along
+/// aligned box edges a corner's point and the grazing crossings that join it differ in depth by
+/// the pose noise; the deeper would take the point up to `2τ` along the edge and back, frame to
+/// frame, under one id. (`slack` is the reduction's [`DEPTH_HYSTERESIS`] × size, the margin
+/// by which it too keeps last frame's points over the deepest.)
+fn merge_equal_ids<T: Real>(
+    candidates: &mut Vec<PointCandidate<T>>,
+    previous: &[ContactPoint<T>],
+    slack: T,
+) {
+    let from_last = |c: &PointCandidate<T>| {
+        c.previous_rank
+            .and_then(|r| previous.get(usize::from(r)))
+            .map(|p| (c.point1 - p.local_point1).norm_squared())
+    };
+    merge_into_earlier(
+        candidates,
+        |k, c| k.id == c.id,
+        |later, earlier| match (from_last(later), from_last(earlier)) {
+            (Some(l), Some(e)) if Float::abs(later.dist - earlier.dist) <= slack => l < e,
+            _ => later.dist < earlier.dist,
+        },
+        |_, c| *c,
+    );
 }
 
 /// Merges every candidate into the first earlier one it is `same` as: the earlier slot becomes
-/// `merged(earlier, later)` when the later one is deeper, and stays otherwise; order kept.
+/// `merged(earlier, later)` where `prefer(later, earlier)`, and stays otherwise; order kept.
 fn merge_into_earlier<T: Real>(
     candidates: &mut Vec<PointCandidate<T>>,
     same: impl Fn(&PointCandidate<T>, &PointCandidate<T>) -> bool,
+    prefer: impl Fn(&PointCandidate<T>, &PointCandidate<T>) -> bool,
     merged: impl Fn(&PointCandidate<T>, &PointCandidate<T>) -> PointCandidate<T>,
 ) {
     let mut kept = 0;
@@ -1601,7 +1628,7 @@ fn merge_into_earlier<T: Real>(
         let c = candidates[i];
         match candidates[..kept].iter_mut().find(|k| same(k, &c)) {
             Some(k) => {
-                if c.dist < k.dist {
+                if prefer(&c, k) {
                     *k = merged(k, &c);
                 }
             }
