@@ -169,20 +169,24 @@ pub(crate) fn disc_polygon<T: Real>(
     first_id: u32,
     out: &mut SupportFeature<T>,
 ) {
+    const N: usize = DISC_POLYGON_VERTICES as usize;
     let n = DISC_POLYGON_VERTICES;
-    let vertex = |k: u32| {
-        let (c, s) = DISC_DIRECTIONS[k as usize];
-        Point::new(radius * T::lit(c), y, -radius * T::lit(s))
-    };
-    for i in 0..n {
-        // Increasing angle turns counter-clockwise about +y; walk it backwards for −y, where the
-        // edge from vertex k leads to vertex k − 1, edge k − 1.
+    // Increasing angle turns counter-clockwise about +y; walk it backwards for −y, where the
+    // edge from vertex k leads to vertex k − 1, edge k − 1. Filled whole and appended at once:
+    // every manifold and face snap of a cap builds one.
+    let (mut vertex_ids, mut edge_ids) = ([0; N], [0; N]);
+    let vertices: [Point<T>; N] = core::array::from_fn(|i| {
+        let i = i as u32;
         let (k, edge) = if up {
             (i, i)
         } else {
             let k = (n - i) % n;
             (k, (k + n - 1) % n)
         };
-        out.push_with_edge(vertex(k), first_id + k, first_id + edge);
-    }
+        vertex_ids[i as usize] = first_id + k;
+        edge_ids[i as usize] = first_id + edge;
+        let (c, s) = DISC_DIRECTIONS[k as usize];
+        Point::new(radius * T::lit(c), y, -radius * T::lit(s))
+    });
+    out.set_polygon(vertices, &vertex_ids, &edge_ids);
 }
