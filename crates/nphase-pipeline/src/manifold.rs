@@ -1354,15 +1354,12 @@ fn own_feature<T: Real>(
         return raw;
     }
     let vertex = |j: usize| {
-        (
-            FeatureId::Vertex(feature.vertex_ids[j]),
-            (vs[j] - p).norm_squared(),
-        )
+        distance2_within(&vs[j], p, tau2).map(|d2| (FeatureId::Vertex(feature.vertex_ids[j]), d2))
     };
     let edge = |k: usize| {
         let [i, j] = edge_ends(k, n);
         let d2 = segment_distance2(&vs[i], &vs[j], p);
-        (FeatureId::Edge(feature.edge_ids[k]), d2)
+        (d2 <= tau2).then_some((FeatureId::Edge(feature.edge_ids[k]), d2))
     };
     let named = match raw {
         FeatureId::Vertex(_) => None,
@@ -1370,21 +1367,17 @@ fn own_feature<T: Real>(
             .edge_ids
             .iter()
             .position(|&x| x == e)
-            .and_then(|k| nearest_within(edge_ends(k, n).into_iter().map(vertex), tau2)),
-        FeatureId::Face(_) => nearest_within((0..n).map(vertex), tau2)
-            .or_else(|| nearest_within((0..n.min(feature.edge_ids.len())).map(edge), tau2)),
+            .and_then(|k| nearest(edge_ends(k, n).into_iter().filter_map(vertex))),
+        FeatureId::Face(_) => nearest((0..n).filter_map(vertex))
+            .or_else(|| nearest((0..n.min(feature.edge_ids.len())).filter_map(edge))),
     };
     named.unwrap_or(raw)
 }
 
-/// The nearest of `parts` (features with their squared distances) within `sqrt(tau2)`; the
-/// first of equally near ones.
-fn nearest_within<T: Real>(
-    parts: impl Iterator<Item = (FeatureId, T)>,
-    tau2: T,
-) -> Option<FeatureId> {
+/// The nearest of `parts` (features with their squared distances); the first of equally near
+/// ones.
+fn nearest<T: Real>(parts: impl Iterator<Item = (FeatureId, T)>) -> Option<FeatureId> {
     parts
-        .filter(|(_, d2)| *d2 <= tau2)
         .fold(None, |best: Option<(FeatureId, T)>, (f, d2)| match best {
             Some((_, b2)) if !(d2 < b2) => best,
             _ => Some((f, d2)),
@@ -1447,6 +1440,18 @@ fn edge_ends(k: usize, n: usize) -> [usize; 2] {
     [k, if k + 1 >= n { 0 } else { k + 1 }]
 }
 
+/// `|a − b|²` where it is at most `limit2`, else `None`. The x part alone turns most points
+/// away: the rounded sum of three non-negative squares is at least each of them, so an
+/// `(a.x − b.x)²` above `limit2` puts the sum above it too, as computed in full.
+fn distance2_within<T: Real>(a: &Point<T>, b: &Point<T>, limit2: T) -> Option<T> {
+    let dx = a.x - b.x;
+    if dx * dx > limit2 {
+        return None;
+    }
+    let d2 = (a - b).norm_squared();
+    (d2 <= limit2).then_some(d2)
+}
+
 /// The squared distance from `p` to the segment `[a, b]`.
 fn segment_distance2<T: Real>(a: &Point<T>, b: &Point<T>, p: &Point<T>) -> T {
     (closest_on_segment(a, b, p) - p).norm_squared()
@@ -1458,7 +1463,7 @@ fn remove_duplicates<T: Real>(candidates: &mut Vec<PointCandidate<T>>, radius: T
     let radius2 = radius * radius;
     merge_into_earlier(
         candidates,
-        |k, c| (k.point1 - c.point1).norm_squared() <= radius2,
+        |k, c| distance2_within(&k.point1, &c.point1, radius2).is_some(),
         |k, c| PointCandidate { id: k.id, ..*c },
     );
 }
