@@ -302,6 +302,8 @@ pub struct ManifoldWorkspace<T: Real> {
     /// their places, their clipping labels, and whether they are to take those back
     /// ([`keep_labels_of_places_apart`]).
     named: Vec<(usize, ContactId, bool)>,
+    /// The candidates' ids, sorted ([`ids_distinct`]).
+    ids: Vec<ContactId>,
 }
 
 /// A point of this frame that may keep the id of a point of last frame's (see
@@ -446,7 +448,7 @@ pub fn build_manifold<T: Real>(
         }
     };
 
-    name_candidates(ws, T::lit(FEATURE_SNAP) * size, input, (reference, witness));
+    let distinct = name_candidates(ws, T::lit(FEATURE_SNAP) * size, input, (reference, witness));
     for c in &mut ws.candidates {
         c.previous_rank = input
             .previous
@@ -454,7 +456,9 @@ pub fn build_manifold<T: Real>(
             .position(|p| p.id == c.id)
             .map(|k| k as u8);
     }
-    merge_equal_ids(&mut ws.candidates);
+    if !distinct {
+        merge_equal_ids(&mut ws.candidates);
+    }
     reduce_to_four(&mut ws.candidates, &n, T::lit(DEPTH_HYSTERESIS) * size);
     for c in &ws.candidates {
         points.push(ContactPoint {
@@ -1154,12 +1158,15 @@ fn separation<T: Real>(face: &SupportFeature<T>, other: &SupportFeature<T>) -> T
 /// edge: on the core, a witness near a capsule's end would take the end's name, and merge with
 /// the clipped point at that end, which on the other shape can lie far from it (rapier's pile
 /// lost 7 % of its capsule pairs' distinct points that way).
+///
+/// Returns whether the candidates came out with ids all different (most frames): then no two
+/// are one point, and [`merge_equal_ids`] has nothing to do.
 fn name_candidates<T: Real>(
     ws: &mut ManifoldWorkspace<T>,
     tau: T,
     input: &ManifoldInput<'_, T>,
     (reference, witness): (Option<ReferenceSide>, Option<usize>),
-) {
+) -> bool {
     let reach = tau + tau;
     // Distances are compared squared (no square roots on this per-point path).
     let (tau2, reach2) = (tau * tau, reach * reach);
@@ -1277,9 +1284,20 @@ fn name_candidates<T: Real>(
             own(c.id.b(), named2, &ws.feature2, face2),
         );
     }
-    if ws.named.len() >= 2 {
+    // Ids all different leave no two named alike: nothing to take back.
+    let distinct = ids_distinct(&ws.candidates, &mut ws.ids);
+    if !distinct && ws.named.len() >= 2 {
         keep_labels_of_places_apart(&mut ws.candidates, &mut ws.named, tau2);
     }
+    distinct
+}
+
+/// Whether no two candidates have the same id (`ids`: scratch space).
+fn ids_distinct<T: Real>(candidates: &[PointCandidate<T>], ids: &mut Vec<ContactId>) -> bool {
+    ids.clear();
+    ids.extend(candidates.iter().map(|c| c.id));
+    ids.sort_unstable();
+    ids.windows(2).all(|w| w[0] != w[1])
 }
 
 /// One name, one place: clipped candidates the id rule named alike (`named`: their places and
