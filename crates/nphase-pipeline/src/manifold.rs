@@ -310,6 +310,8 @@ pub struct ManifoldWorkspace<T: Real> {
     /// ([`keep_labels_of_places_apart`]), in the candidates' order.
     labels: Vec<ContactId>,
     apart: Vec<bool>,
+    /// The candidates' ids, sorted ([`ids_distinct`]).
+    ids: Vec<ContactId>,
 }
 
 /// A point of this frame that may keep the id of a point of last frame's (see
@@ -457,7 +459,7 @@ pub fn build_manifold<T: Real>(
         }
     };
 
-    name_candidates(ws, T::lit(FEATURE_SNAP) * size, input, (reference, witness));
+    let distinct = name_candidates(ws, T::lit(FEATURE_SNAP) * size, input, (reference, witness));
     for c in &mut ws.candidates {
         c.previous_rank = input
             .previous
@@ -473,7 +475,9 @@ pub fn build_manifold<T: Real>(
         keep
     });
     let slack = T::lit(DEPTH_HYSTERESIS) * size;
-    merge_equal_ids(&mut ws.candidates, input.previous, slack);
+    if !distinct {
+        merge_equal_ids(&mut ws.candidates, input.previous, slack);
+    }
     reduce_to_four(&mut ws.candidates, &n, slack);
     for c in &ws.candidates {
         points.push(ContactPoint {
@@ -1186,12 +1190,15 @@ fn separation<T: Real>(face: &SupportFeature<T>, other: &SupportFeature<T>) -> T
 /// edge: on the core, a witness near a capsule's end would take the end's name, and merge with
 /// the clipped point at that end, which on the other shape can lie far from it (rapier's pile
 /// lost 7 % of its capsule pairs' distinct points that way).
+///
+/// Returns whether the candidates came out with ids all different (most frames): then no two
+/// are one point, and [`merge_equal_ids`] has nothing to do.
 fn name_candidates<T: Real>(
     ws: &mut ManifoldWorkspace<T>,
     tau: T,
     input: &ManifoldInput<'_, T>,
     (reference, witness): (Option<ReferenceSide>, Option<usize>),
-) {
+) -> bool {
     let reach = tau + tau;
     // Distances are compared squared (no square roots on this per-point path).
     let (tau2, reach2) = (tau * tau, reach * reach);
@@ -1305,6 +1312,11 @@ fn name_candidates<T: Real>(
             own(c.id.b(), named2, &ws.feature2, face2),
         );
     }
+    // Ids all different leave no two named alike: nothing to take back.
+    let distinct = ids_distinct(&ws.candidates, &mut ws.ids);
+    if distinct {
+        return true;
+    }
     let incident = match reference {
         Some(ReferenceSide::A) => Some((true, &ws.feature2)),
         Some(ReferenceSide::B) => Some((false, &ws.feature1)),
@@ -1330,6 +1342,7 @@ fn name_candidates<T: Real>(
         tau2,
         (grazing, previous_at),
     );
+    false
 }
 
 /// One name, one place: two clipped candidates (`labels`: every candidate's clipping label;
@@ -1408,6 +1421,14 @@ fn keep_labels_of_places_apart<T: Real>(
     }
 }
 
+/// Whether no two candidates have the same id (`ids`: scratch space).
+fn ids_distinct<T: Real>(candidates: &[PointCandidate<T>], ids: &mut Vec<ContactId>) -> bool {
+    ids.clear();
+    ids.extend(candidates.iter().map(|c| c.id));
+    ids.sort_unstable();
+    ids.windows(2).all(|w| w[0] != w[1])
+}
+
 /// Whether the clipping label `label` is an incident edge's crossing of a side plane it runs
 /// along within [`FLAT_FEATURE_ANGLE`] (a grazing crossing, which the pose noise places
 /// anywhere along the edge): `incident` is the incident feature (A's frame), `reference_is_a`
@@ -1477,15 +1498,12 @@ fn own_feature<T: Real>(
         return raw;
     }
     let vertex = |j: usize| {
-        (
-            FeatureId::Vertex(feature.vertex_ids[j]),
-            (vs[j] - p).norm_squared(),
-        )
+        distance2_within(&vs[j], p, tau2).map(|d2| (FeatureId::Vertex(feature.vertex_ids[j]), d2))
     };
     let edge = |k: usize| {
         let [i, j] = edge_ends(k, n);
         let d2 = segment_distance2(&vs[i], &vs[j], p);
-        (FeatureId::Edge(feature.edge_ids[k]), d2)
+        (d2 <= tau2).then_some((FeatureId::Edge(feature.edge_ids[k]), d2))
     };
     let named = match raw {
         FeatureId::Vertex(_) => None,
@@ -1493,21 +1511,17 @@ fn own_feature<T: Real>(
             .edge_ids
             .iter()
             .position(|&x| x == e)
-            .and_then(|k| nearest_within(edge_ends(k, n).into_iter().map(vertex), tau2)),
-        FeatureId::Face(_) => nearest_within((0..n).map(vertex), tau2)
-            .or_else(|| nearest_within((0..n.min(feature.edge_ids.len())).map(edge), tau2)),
+            .and_then(|k| nearest(edge_ends(k, n).into_iter().filter_map(vertex))),
+        FeatureId::Face(_) => nearest((0..n).filter_map(vertex))
+            .or_else(|| nearest((0..n.min(feature.edge_ids.len())).filter_map(edge))),
     };
     named.unwrap_or(raw)
 }
 
-/// The nearest of `parts` (features with their squared distances) within `sqrt(tau2)`; the
-/// first of equally near ones.
-fn nearest_within<T: Real>(
-    parts: impl Iterator<Item = (FeatureId, T)>,
-    tau2: T,
-) -> Option<FeatureId> {
+/// The nearest of `parts` (features with their squared distances); the first of equally near
+/// ones.
+fn nearest<T: Real>(parts: impl Iterator<Item = (FeatureId, T)>) -> Option<FeatureId> {
     parts
-        .filter(|(_, d2)| *d2 <= tau2)
         .fold(None, |best: Option<(FeatureId, T)>, (f, d2)| match best {
             Some((_, b2)) if !(d2 < b2) => best,
             _ => Some((f, d2)),
@@ -1570,6 +1584,18 @@ fn edge_ends(k: usize, n: usize) -> [usize; 2] {
     [k, if k + 1 >= n { 0 } else { k + 1 }]
 }
 
+/// `|a − b|²` where it is at most `limit2`, else `None`. The x part alone turns most points
+/// away: the rounded sum of three non-negative squares is at least each of them, so an
+/// `(a.x − b.x)²` above `limit2` puts the sum above it too, as computed in full.
+fn distance2_within<T: Real>(a: &Point<T>, b: &Point<T>, limit2: T) -> Option<T> {
+    let dx = a.x - b.x;
+    if dx * dx > limit2 {
+        return None;
+    }
+    let d2 = (a - b).norm_squared();
+    (d2 <= limit2).then_some(d2)
+}
+
 /// The squared distance from `p` to the segment `[a, b]`.
 fn segment_distance2<T: Real>(a: &Point<T>, b: &Point<T>, p: &Point<T>) -> T {
     (closest_on_segment(a, b, p) - p).norm_squared()
@@ -1581,7 +1607,7 @@ fn remove_duplicates<T: Real>(candidates: &mut Vec<PointCandidate<T>>, radius: T
     let radius2 = radius * radius;
     merge_into_earlier(
         candidates,
-        |k, c| (k.point1 - c.point1).norm_squared() <= radius2,
+        |k, c| distance2_within(&k.point1, &c.point1, radius2).is_some(),
         |later, earlier| later.dist < earlier.dist,
         |k, c| PointCandidate { id: k.id, ..*c },
     );

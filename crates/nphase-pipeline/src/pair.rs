@@ -250,6 +250,9 @@ impl<T: Real> PairWorkspace<T> {
 /// `2 · max_length`, as two world poses within the range give); an engine calling this directly
 /// keeps it there (the rapier adapter, more strictly, hands parry every pair whose `pos12` has a
 /// component beyond `max_length`).
+// Out of line: one call per pair costs nothing measurable, and the profiles of
+// docs/performance.md collect this function by name.
+#[inline(never)]
 pub fn update_manifold<T: Real>(
     input: &PairInput<'_, T>,
     state: &mut PairState<T>,

@@ -100,6 +100,17 @@ impl<T: Real> FeatureMap<T> for Cone<T> {
         self.feature(dir, 0.0, out);
     }
 
+    /// `−y` where the base is the feature, without building its polygon.
+    fn local_support_face_normal(
+        &self,
+        dir: &Vector<T>,
+        _scratch: &mut SupportFeature<T>,
+    ) -> Option<UnitVector<T>> {
+        let dir = unit_or_y(dir);
+        let u = radial_unit(&dir).unwrap_or_else(Vector::x);
+        self.base(&dir, &u, 0.0).then(|| -Vector::y_axis())
+    }
+
     /// The switch between base and slant leans toward the part `previous` names.
     fn local_support_feature_near(
         &self,
@@ -121,21 +132,8 @@ impl<T: Real> Cone<T> {
     fn feature(&self, dir: &Vector<T>, lean: f64, out: &mut SupportFeature<T>) {
         let dir = unit_or_y(dir);
         let n = DISC_POLYGON_VERTICES;
-        // In the azimuth u of dir (+x when dir is along y), the slant's outward normal is
-        // perpendicular to the line from apex (0, h) to rim (r, −h) in (radial, y)
-        // coordinates, i.e. along (2h, r).
         let u = radial_unit(&dir).unwrap_or_else(Vector::x);
-        let two_h = self.half_height + self.half_height;
-        let slant_normal = nphase_math::normalize_robust(&(u * two_h + Vector::y() * self.radius));
-        let base = match slant_normal {
-            Some(s) if lean == 0.0 => -dir.y >= s.dot(&dir),
-            Some(s) => {
-                let angle = |c: T| Float::acos(Float::min(Float::max(c, -T::one()), T::one()));
-                angle(-dir.y) <= angle(s.dot(&dir)) + T::lit(lean * FEATURE_HYSTERESIS)
-            }
-            None => true,
-        };
-        if base && self.radius > T::zero() {
+        if self.base(&dir, &u, lean) {
             out.reset(FeatureId::Face(0), -Vector::y_axis());
             disc_polygon(self.radius, -self.half_height, false, 1, out);
         } else {
@@ -145,5 +143,24 @@ impl<T: Real> Cone<T> {
             out.push(rim, n + 1);
             out.round_axis = Some(RoundAxis::y());
         }
+    }
+
+    /// Whether the feature along the unit `dir` (`u`: its azimuth, +x when `dir` is along y)
+    /// is the base, chosen while its normal's angle to `dir` is at most the slant normal's plus
+    /// `lean × FEATURE_HYSTERESIS` (a base of radius 0 is none).
+    fn base(&self, dir: &UnitVector<T>, u: &Vector<T>, lean: f64) -> bool {
+        // In the azimuth u, the slant's outward normal is perpendicular to the line from apex
+        // (0, h) to rim (r, −h) in (radial, y) coordinates, i.e. along (2h, r).
+        let two_h = self.half_height + self.half_height;
+        let slant_normal = nphase_math::normalize_robust(&(u * two_h + Vector::y() * self.radius));
+        let base = match slant_normal {
+            Some(s) if lean == 0.0 => -dir.y >= s.dot(dir),
+            Some(s) => {
+                let angle = |c: T| Float::acos(Float::min(Float::max(c, -T::one()), T::one()));
+                angle(-dir.y) <= angle(s.dot(dir)) + T::lit(lean * FEATURE_HYSTERESIS)
+            }
+            None => true,
+        };
+        base && self.radius > T::zero()
     }
 }

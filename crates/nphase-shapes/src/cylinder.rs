@@ -103,6 +103,17 @@ impl<T: Real> FeatureMap<T> for Cylinder<T> {
         self.feature(dir, 0.0, out);
     }
 
+    /// `±y` where the cap is the feature, without building its polygon.
+    fn local_support_face_normal(
+        &self,
+        dir: &Vector<T>,
+        _scratch: &mut SupportFeature<T>,
+    ) -> Option<UnitVector<T>> {
+        let dir = unit_or_y(dir);
+        self.cap(&dir, radial_unit(&dir).as_ref(), 0.0)
+            .map(cap_normal)
+    }
+
     /// The switch at 45° leans toward the cap when `previous` was this cap, toward the side
     /// when it was the side line.
     fn local_support_feature_near(
@@ -122,21 +133,10 @@ impl<T: Real> Cylinder<T> {
     /// from the axis.
     fn feature(&self, dir: &Vector<T>, lean: f64, out: &mut SupportFeature<T>) {
         let dir = unit_or_y(dir);
-        let top = !Float::is_sign_negative(dir.y);
         let radial = radial_unit(&dir);
-        let slope = T::lit((core::f64::consts::FRAC_PI_4 + lean * FEATURE_HYSTERESIS).tan());
-        let cap = match radial {
-            None => true,
-            Some(_) => Float::abs(dir.y) * slope >= Float::hypot(dir.x, dir.z),
-        };
         let n = DISC_POLYGON_VERTICES;
-        if (cap && self.radius > T::zero()) || self.half_height == T::zero() {
-            let normal = if top {
-                Vector::y_axis()
-            } else {
-                -Vector::y_axis()
-            };
-            out.reset(FeatureId::Face(u32::from(!top)), normal);
+        if let Some(top) = self.cap(&dir, radial.as_ref(), lean) {
+            out.reset(FeatureId::Face(u32::from(!top)), cap_normal(top));
             let h = Float::copysign(self.half_height, if top { T::one() } else { -T::one() });
             disc_polygon(self.radius, h, top, if top { 0 } else { n }, out);
         } else {
@@ -150,6 +150,28 @@ impl<T: Real> Cylinder<T> {
             out.push(Point::new(radial.x, self.half_height, radial.z), 2 * n + 1);
             out.round_axis = Some(RoundAxis::y());
         }
+    }
+
+    /// Whether the feature along the unit `dir` (`radial`: its [`radial_unit`]) is a cap, with
+    /// the switch at `45° + lean × FEATURE_HYSTERESIS` from the axis, and if so whether it is
+    /// the top cap.
+    fn cap(&self, dir: &UnitVector<T>, radial: Option<&Vector<T>>, lean: f64) -> Option<bool> {
+        let slope = T::lit((core::f64::consts::FRAC_PI_4 + lean * FEATURE_HYSTERESIS).tan());
+        let cap = match radial {
+            None => true,
+            Some(_) => Float::abs(dir.y) * slope >= Float::hypot(dir.x, dir.z),
+        };
+        ((cap && self.radius > T::zero()) || self.half_height == T::zero())
+            .then_some(!Float::is_sign_negative(dir.y))
+    }
+}
+
+/// The outward normal of the top cap (`top`) or of the bottom one.
+fn cap_normal<T: Real>(top: bool) -> UnitVector<T> {
+    if top {
+        Vector::y_axis()
+    } else {
+        -Vector::y_axis()
     }
 }
 
@@ -169,20 +191,24 @@ pub(crate) fn disc_polygon<T: Real>(
     first_id: u32,
     out: &mut SupportFeature<T>,
 ) {
+    const N: usize = DISC_POLYGON_VERTICES as usize;
     let n = DISC_POLYGON_VERTICES;
-    let vertex = |k: u32| {
-        let (c, s) = DISC_DIRECTIONS[k as usize];
-        Point::new(radius * T::lit(c), y, -radius * T::lit(s))
-    };
-    for i in 0..n {
-        // Increasing angle turns counter-clockwise about +y; walk it backwards for −y, where the
-        // edge from vertex k leads to vertex k − 1, edge k − 1.
+    // Increasing angle turns counter-clockwise about +y; walk it backwards for −y, where the
+    // edge from vertex k leads to vertex k − 1, edge k − 1. Filled whole and appended at once:
+    // every manifold and face snap of a cap builds one.
+    let (mut vertex_ids, mut edge_ids) = ([0; N], [0; N]);
+    let vertices: [Point<T>; N] = core::array::from_fn(|i| {
+        let i = i as u32;
         let (k, edge) = if up {
             (i, i)
         } else {
             let k = (n - i) % n;
             (k, (k + n - 1) % n)
         };
-        out.push_with_edge(vertex(k), first_id + k, first_id + edge);
-    }
+        vertex_ids[i as usize] = first_id + k;
+        edge_ids[i as usize] = first_id + edge;
+        let (c, s) = DISC_DIRECTIONS[k as usize];
+        Point::new(radius * T::lit(c), y, -radius * T::lit(s))
+    });
+    out.set_polygon(vertices, &vertex_ids, &edge_ids);
 }

@@ -234,6 +234,19 @@ pub trait FeatureMap<T: Real>: SupportMap<T> {
     /// `dir` need not be normalised; a zero `dir` gives some valid feature.
     fn local_support_feature(&self, dir: &Vector<T>, out: &mut SupportFeature<T>);
 
+    /// The outward unit normal of the face that
+    /// [`local_support_feature`](FeatureMap::local_support_feature) reports along `dir`, or
+    /// `None` where it reports an edge or a vertex. Shapes whose faces take work to build (a
+    /// cylinder's cap, a cone's base: 16-gons) answer without building them; others build the
+    /// feature in `scratch`, whose contents are then unspecified.
+    fn local_support_face_normal(
+        &self,
+        dir: &Vector<T>,
+        scratch: &mut SupportFeature<T>,
+    ) -> Option<UnitVector<T>> {
+        built_face_normal(self, dir, scratch)
+    }
+
     /// [`local_support_feature`](FeatureMap::local_support_feature) with hysteresis: where a
     /// curved shape switches between two parts of its surface (a cylinder's cap and side line,
     /// a cone's base and slant line, a capsule's side and end), the part `previous` names (the
@@ -251,6 +264,17 @@ pub trait FeatureMap<T: Real>: SupportMap<T> {
         let _ = previous;
         self.local_support_feature(dir, out);
     }
+}
+
+/// [`FeatureMap::local_support_face_normal`] the plain way: the feature built in `scratch`,
+/// and its normal if it is a face.
+pub(crate) fn built_face_normal<T: Real, S: FeatureMap<T> + ?Sized>(
+    shape: &S,
+    dir: &Vector<T>,
+    scratch: &mut SupportFeature<T>,
+) -> Option<UnitVector<T>> {
+    shape.local_support_feature(dir, scratch);
+    (scratch.vertices.len() >= 3).then_some(scratch.normal)
 }
 
 /// How far (radians, 10°) past the switch between two parts of a curved surface the part

@@ -350,6 +350,18 @@ impl<T: Real> FeatureMap<T> for Core<'_, T> {
             Core::Convex(c) => c.local_support_feature(dir, out),
         }
     }
+
+    fn local_support_face_normal(
+        &self,
+        dir: &Vector<T>,
+        scratch: &mut SupportFeature<T>,
+    ) -> Option<UnitVector<T>> {
+        match self {
+            Core::Cylinder(c) => c.local_support_face_normal(dir, scratch),
+            Core::Cone(c) => c.local_support_face_normal(dir, scratch),
+            _ => crate::feature::built_face_normal(self, dir, scratch),
+        }
+    }
 }
 
 impl<T: Real> SupportMap<T> for Shape<T> {
@@ -414,6 +426,18 @@ impl<T: Real> FeatureMap<T> for Shape<T> {
             Shape::Triangle(s) => s.local_support_feature(dir, out),
             Shape::Convex(s) => s.local_support_feature(dir, out),
             Shape::Round(s) => s.local_support_feature(dir, out),
+        }
+    }
+
+    fn local_support_face_normal(
+        &self,
+        dir: &Vector<T>,
+        scratch: &mut SupportFeature<T>,
+    ) -> Option<UnitVector<T>> {
+        match self {
+            Shape::Cylinder(s) => s.local_support_face_normal(dir, scratch),
+            Shape::Cone(s) => s.local_support_face_normal(dir, scratch),
+            _ => crate::feature::built_face_normal(self, dir, scratch),
         }
     }
 

@@ -380,6 +380,53 @@ fn side_of(x: f64) -> Option<bool> {
 
 const QUARTER: f64 = std::f64::consts::FRAC_PI_4;
 
+/// `local_support_face_normal` is the normal of the face `local_support_feature` reports, bit
+/// for bit, and `None` where it reports an edge or a vertex — for every kind of shape and its
+/// core, along random directions (zero and tiny ones too) and along directions near a cylinder's
+/// or cone's switch between its cap or base and its side (cylinders and cones answer without
+/// building the polygon, so their answer is a decision of its own).
+#[test]
+fn face_normals_are_the_reported_faces_normals() {
+    fn check<T: Real>() {
+        let mut rng = rng(31);
+        let (mut feature, mut scratch) = (SupportFeature::default(), SupportFeature::default());
+        let mut directions: Vec<V> = (0..40).map(|_| random_unit(&mut rng)).collect();
+        directions.push(V::zeros());
+        directions.push(V::new(1e-30, -1e-30, 0.0));
+        for centre in [QUARTER, 3.0 * QUARTER, 1.1, std::f64::consts::PI - 1.1] {
+            let across = unit(&V::new(rng.random_range(-1.0..1.0), 0.0, 1.0));
+            let angles = angles_around(&mut rng, centre);
+            directions.extend(angles.iter().take(40).map(|&t| tilted(&V::y(), &across, t)));
+        }
+        for kind in KINDS {
+            for spec in strategies::sample(kind, 6) {
+                let shape = spec.rounded::<T>().build::<T>();
+                let (core, _) = shape.core();
+                for d in &directions {
+                    let d = to_t::<T>(d);
+                    let reported = |map: &dyn FeatureMap<T>, out: &mut SupportFeature<T>| {
+                        map.local_support_feature(&d, out);
+                        (out.vertices.len() >= 3).then_some(out.normal)
+                    };
+                    let what = format!("{spec:?} along {d:?} ({})", precision::<T>());
+                    assert_eq!(
+                        shape.local_support_face_normal(&d, &mut scratch),
+                        reported(&shape, &mut feature),
+                        "{what}"
+                    );
+                    assert_eq!(
+                        core.local_support_face_normal(&d, &mut scratch),
+                        reported(&core, &mut feature),
+                        "{what}: core"
+                    );
+                }
+            }
+        }
+    }
+    check::<f32>();
+    check::<f64>();
+}
+
 /// Cylinders: the cap polygon when the direction is within 45° of the axis, else the side line
 /// in its azimuth; ids, edges and vertices as the type's doc says, vertices on the surface.
 #[test]

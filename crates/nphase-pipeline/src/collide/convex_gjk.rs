@@ -343,14 +343,21 @@ fn snap_to_face_normal<T: Real>(
             _ => None,
         }
     };
-    input.shape1.local_support_feature(&n, feature);
-    let face1 = (feature.vertices.len() >= 3).then_some(feature.normal.into_inner());
-    let id1 = learn(feature, 0, &mut hints);
+    // A side's supporting face normal along `dir` (its frame), and for a hull what it learnt;
+    // other shapes' faces are not built (a cap's 16-gon is the manifold's to build).
+    let mut face = |k: usize, shape: &Core<'_, T>, dir: &Vector<T>, hints: &mut SupportHints| {
+        if !hulls[k] {
+            return (shape.local_support_face_normal(dir, feature), None);
+        }
+        shape.local_support_feature(dir, feature);
+        let normal = (feature.vertices.len() >= 3).then_some(feature.normal);
+        (normal, learn(feature, k, hints))
+    };
+    let (face1, id1) = face(0, input.shape1, &n, &mut hints);
+    let face1 = face1.map(|f| f.into_inner());
     let n2 = input.pos12.rotation.inverse_transform_vector(&-n);
-    input.shape2.local_support_feature(&n2, feature);
-    let face2 = (feature.vertices.len() >= 3)
-        .then(|| -(input.pos12.rotation * feature.normal.into_inner()));
-    let id2 = learn(feature, 1, &mut hints);
+    let (face2, id2) = face(1, input.shape2, &n2, &mut hints);
+    let face2 = face2.map(|f| -(input.pos12.rotation * f.into_inner()));
     let cos_flat = Float::cos(T::lit(nphase_shapes::FLAT_FEATURE_ANGLE));
     // Only a face beside the normal: its plane is the contact's plane up to rounding.
     let candidates = [face1, face2]
