@@ -1108,44 +1108,54 @@ fn rounded_edges_on_ridges_keep_their_ids_whichever_shape_is_a() {
 #[test]
 fn a_side_line_across_a_faces_corner_keeps_both_ends() {
     let block = cuboid(0.5, 0.5, 0.5);
+    for (name, shape, lying_at) in &lines_across_a_corner() {
+        for (c, points, seed) in [(0.03, 2, 51), (0.0085, 2, 53), (0.002, 1, 59)] {
+            let what = format!("{name} across a face's corner, chord {c} m from it");
+            holds_points(&what, (&block, shape), lying_at(c), seed, points);
+        }
+    }
+}
+
+/// A pose maker: where a shape lies across the corner (0.5, 0.5, 0.5) of a unit box's top face,
+/// its lowest line along (1, 0, −1)/√2 cutting the corner off by a chord `2c` long (the
+/// chord's middle `c` inside the corner along (−1, 0, −1)/√2), 1 mm deep: (translation, scaled
+/// axis).
+type LyingAt = Box<dyn Fn(f64) -> (V, V)>;
+
+/// The shapes with a line to lie on (a capsule, a cylinder, a long box on its edge; half
+/// length 0.3, radius or half side 0.1), each with where it lies across a unit box face's
+/// corner ([`LyingAt`]). The capsule's and the cylinder's axis is y (turned onto x); the box
+/// (long along x) is turned 45° about x onto its edge; then each turned 45° about y.
+fn lines_across_a_corner() -> [(&'static str, Shape<f64>, LyingAt); 3] {
     let (half, radius) = (0.3, 0.1);
     let quarter = std::f64::consts::FRAC_PI_4;
-    // Each shape with how far its lowest line lies below its centre, and the turn that lays
-    // that line along (1, 0, −1)/√2: the capsule's and the cylinder's axis is y (turned onto
-    // x); the box (long along x) is turned 45° about x onto its edge.
     let diagonal = UnitQuaternion::from_scaled_axis(V::y() * quarter);
     let lying = diagonal * UnitQuaternion::from_scaled_axis(V::z() * 2.0 * quarter);
     let on_edge = diagonal * UnitQuaternion::from_scaled_axis(V::x() * quarter);
-    let shapes = [
+    // `below`: how far the lowest line lies below the shape's centre.
+    let at = |below: f64, turn: UnitQuaternion<f64>| -> LyingAt {
+        Box::new(move |c: f64| {
+            let middle = V::new(0.5, 0.5, 0.5) - V::new(1.0, 0.0, 1.0) * (c / 2f64.sqrt());
+            (middle + V::y() * (below - 1e-3), turn.scaled_axis())
+        })
+    };
+    [
         (
             "capsule",
             Shape::Capsule(Capsule::new(half, radius).expect("valid")),
-            radius,
-            lying,
+            at(radius, lying),
         ),
         (
             "cylinder",
             Shape::Cylinder(Cylinder::new(half, radius).expect("valid")),
-            radius,
-            lying,
+            at(radius, lying),
         ),
         (
             "box on its edge",
             cuboid(half, radius, radius),
-            radius * 2f64.sqrt(),
-            on_edge,
+            at(radius * 2f64.sqrt(), on_edge),
         ),
-    ];
-    // The corner is (0.5, 0.5, 0.5), the chord's middle `c` inside it along the diagonal
-    // (−1, 0, −1)/√2.
-    for (name, shape, below, lay) in &shapes {
-        for (c, points, seed) in [(0.03, 2, 51), (0.0085, 2, 53), (0.002, 1, 59)] {
-            let middle = V::new(0.5, 0.5, 0.5) - V::new(1.0, 0.0, 1.0) * (c / 2f64.sqrt());
-            let t = middle + V::y() * (below - 1e-3);
-            let what = format!("{name} across a face's corner, chord {c} m from it");
-            holds_points(&what, (&block, shape), (t, lay.scaled_axis()), seed, points);
-        }
-    }
+    ]
 }
 
 /// Between `τ` and `2τ`: the capsule, cylinder and long box of the test above lie across the
@@ -1161,45 +1171,15 @@ fn a_side_line_across_a_faces_corner_keeps_both_ends() {
 #[test]
 fn a_chord_growing_past_tau_parts_its_ends() {
     let block = cuboid(0.5, 0.5, 0.5);
-    let (half, radius) = (0.3, 0.1);
-    let quarter = std::f64::consts::FRAC_PI_4;
-    let diagonal = UnitQuaternion::from_scaled_axis(V::y() * quarter);
-    let lying = diagonal * UnitQuaternion::from_scaled_axis(V::z() * 2.0 * quarter);
-    let on_edge = diagonal * UnitQuaternion::from_scaled_axis(V::x() * quarter);
-    let shapes = [
-        (
-            "capsule",
-            Shape::Capsule(Capsule::new(half, radius).expect("valid")),
-            radius,
-            lying,
-        ),
-        (
-            "cylinder",
-            Shape::Cylinder(Cylinder::new(half, radius).expect("valid")),
-            radius,
-            lying,
-        ),
-        (
-            "box on its edge",
-            cuboid(half, radius, radius),
-            radius * 2f64.sqrt(),
-            on_edge,
-        ),
-    ];
     const SWITCH: usize = 40;
-    for (name, shape, below, lay) in &shapes {
+    for (name, shape, lying_at) in &lines_across_a_corner() {
         for (c0, c1, seed) in [(0.004, 0.012, 81), (0.0085, 0.004, 83)] {
-            let at = |c: f64| {
-                let middle = V::new(0.5, 0.5, 0.5) - V::new(1.0, 0.0, 1.0) * (c / 2f64.sqrt());
-                middle + V::y() * (below - 1e-3)
-            };
-            let r = lay.scaled_axis();
             let run = run(
                 &block,
                 shape,
                 FRAMES,
                 |frame, rng| {
-                    let t = at(if frame < SWITCH { c0 } else { c1 });
+                    let (t, r) = lying_at(if frame < SWITCH { c0 } else { c1 });
                     if frame == 0 {
                         Iso::new(t, r)
                     } else {
