@@ -35,8 +35,8 @@
 //!    away from its line slowly: then the rounder edge is the reference (with the same
 //!    hysteresis), the other edge is clipped to the round surface's extent along its axis, and
 //!    its clipped ends are measured along `n` to its round surface itself, not to a plane, and
-//!    kept within the prediction distance (a cone lying across a cylinder's side at a few
-//!    degrees touches it along its whole slant, not at the crossing alone);
+//!    kept within the prediction distance, as in step 4 (a cone lying across a cylinder's
+//!    side at a few degrees touches it along its whole slant, not at the crossing alone);
 //! 4. each surviving incident vertex becomes a point whose distance is measured along `n` to
 //!    the reference plane — its partner on the reference face lies on the face (beyond a side
 //!    plane an incident edge lies along, the closest point of that face edge), so no point
@@ -48,7 +48,9 @@
 //! 5. when the clipped points are shallower than the exact contact (a polygonised curve, or a
 //!    reference face on the other side than the face the contact was measured on), the exact
 //!    witness is added (or replaces a clipped point at the same place), so the deepest point
-//!    agrees with the pair query. A separating-axis query of the per-frame pipeline leaves its
+//!    agrees with the pair query (with last frame's manifold, up to [`DEPTH_HYSTERESIS`] ×
+//!    size shallower: steps 6 and 7 prefer last frame's points within that margin). A
+//!    separating-axis query of the per-frame pipeline leaves its
 //!    witness to this step ([`SupportHints::witness_on_plane`]): where the clipped points
 //!    reach the contact's depth they hold it; otherwise the witness is clipped for here, on the
 //!    face the contact was measured on — one clip per pair and frame where the query would
@@ -71,19 +73,19 @@
 //! same point seen again, not another point of the same features — an id that names two faces (the
 //! witness of a deep face-on-face overlap) would otherwise name every point of the next frame's
 //! clipped polygon, and these, one id, would merge into one point for good. Two points that come
-//! out with the same id are one point (the deeper is kept, or, of two within [`DEPTH_HYSTERESIS`] ×
-//! size in depth, the one nearer last frame's point with the id: `merge_equal_ids`) — except two
-//! clipped points more than `τ` apart (an edge cutting a face's corner off by a short chord, both
-//! ends within `τ` of the corner, or such ends, one point while less than `τ` apart, that have
-//! moved apart): they are two places (`keep_labels_of_places_apart`). One that inherited the id
-//! keeps it, the other takes its clipping label — unless either is a *grazing* crossing (an
+//! out with the same id are one point (the deepest is kept, or, of those within
+//! [`DEPTH_HYSTERESIS`] × the smaller feature's size of it, the one nearest last frame's point with
+//! the id: `merge_equal_ids`) — except two clipped points more than `τ` apart (an edge cutting a
+//! face's corner off by a short chord, both ends within `τ` of the corner, or such ends, one point
+//! while less than `τ` apart, that have moved apart): they are two places
+//! (`keep_labels_of_places_apart`). Neither inheriting the id, both take their clipping labels; one
+//! inheriting it keeps it and the other takes its label — unless either is a *grazing* crossing (an
 //! incident edge crossing a side plane it runs along within [`FLAT_FEATURE_ANGLE`], which the pose
-//! noise places anywhere along the edge, as along aligned box edges): that one stays one point with
-//! the other. The exact witness, where it joins as a point of its own, is named on a rounded
-//! shape's face where its core point is on the core's face (it lies on the rounding, where `n`
-//! leaves the core, not on the face pushed out along its own normal): a round box touching with its
-//! rounded corner is named by that corner whichever of the faces through it the feature search
-//! reports.
+//! noise places anywhere along the edge, as along aligned box edges): then the two stay one point.
+//! The exact witness, where it joins as a point of its own, is named on a rounded shape's face
+//! where its core point is on the core's face (it lies on the rounding, where `n` leaves the core,
+//! not on the face pushed out along its own normal): a round box touching with its rounded corner
+//! is named by that corner whichever of the faces through it the feature search reports.
 //!
 //! `size` is the larger extent of the two supporting features (the largest distance of a
 //! feature vertex from its first vertex).
@@ -129,6 +131,10 @@ pub const EDGE_LEAN: f64 = FLAT_FEATURE_ANGLE;
 /// The reduction keeps a point of last frame's manifold instead of the deepest point when it is
 /// within this fraction of the features' size of the deepest depth (the reduction): the
 /// depths of a resting face contact differ by the pose noise, and the deepest one flickers.
+/// Of candidates with one id, within this fraction of the smaller feature's size of the id's
+/// deepest, the one nearest last frame's point is kept (`merge_equal_ids`). With last frame's
+/// manifold, the deepest point can so be this fraction of the size shallower than the exact
+/// contact; without, it is the exact contact's depth.
 pub const DEPTH_HYSTERESIS: f64 = 1e-3;
 
 /// One contact point of a manifold.
@@ -338,6 +344,8 @@ struct PointCandidate<T: Real> {
     /// Further apart than the prediction distance (within its hysteresis): kept only if it
     /// inherits an id of last frame's manifold.
     beyond: bool,
+    /// How `merge_equal_ids` ranks it among candidates with its id (lower first).
+    merge_key: (bool, T),
 }
 
 impl<T: Real> Candidate<T> for PointCandidate<T> {
@@ -474,11 +482,15 @@ pub fn build_manifold<T: Real>(
         k += 1;
         keep
     });
-    let slack = T::lit(DEPTH_HYSTERESIS) * size;
     if !distinct {
+        // The smaller feature's share: the depths merged points differ by are the pose noise
+        // over a few `τ`, and this bounds how much shallower than the exact contact the
+        // kept point can be.
+        let smaller = Float::min(extent(&ws.feature1), extent(&ws.feature2));
+        let slack = T::lit(DEPTH_HYSTERESIS) * smaller;
         merge_equal_ids(&mut ws.candidates, input.previous, slack);
     }
-    reduce_to_four(&mut ws.candidates, &n, slack);
+    reduce_to_four(&mut ws.candidates, &n, T::lit(DEPTH_HYSTERESIS) * size);
     for c in &ws.candidates {
         points.push(ContactPoint {
             local_point1: c.point1,
@@ -515,6 +527,7 @@ fn add_witness<T: Real>(
         id: ContactId::new(ws.feature1.id, ws.feature2.id),
         previous_rank: None,
         beyond: false,
+        merge_key: (true, T::zero()),
     };
     let reached = reach_depth(&ws.candidates, contact, accuracy);
     match ws
@@ -541,13 +554,16 @@ fn add_witness<T: Real>(
     }
 }
 
-/// Whether some clipped point is as deep as the exact contact (within `accuracy`).
+/// Whether some clipped point within the prediction distance is as deep as the exact contact
+/// (within `accuracy`; one beyond it may be dropped, `build_manifold`).
 fn reach_depth<T: Real>(
     candidates: &[PointCandidate<T>],
     contact: &LocalContact<T>,
     accuracy: T,
 ) -> bool {
-    candidates.iter().any(|c| c.dist <= contact.dist + accuracy)
+    candidates
+        .iter()
+        .any(|c| !c.beyond && c.dist <= contact.dist + accuracy)
 }
 
 /// `shape`'s supporting feature along `dir` (its own frame), into `out`: for a hull, the face
@@ -754,11 +770,13 @@ fn budget_of<T: Real>(angle: T) -> u16 {
     }
 }
 
-/// Chooses the reference feature (see the module doc), clips the incident feature against it
-/// and pushes the points within the prediction distance into `ws.candidates`, labelled with
-/// the features they lie on. Returns the reference side, or `None` when the features do not
-/// clip (crossed edges neither of which is round, a reference plane that cannot measure along
-/// `n`, an incident feature without edge ids).
+/// Chooses the reference feature (see the module doc), clips the incident feature against it and
+/// pushes the points within the prediction distance into `ws.candidates`, labelled with the
+/// features they lie on — and, where there is a last frame's manifold, those up to `min(τ,
+/// prediction)` beyond it, marked [`PointCandidate::beyond`] (kept only if they inherit an id:
+/// `name_candidates`). Returns the reference side, or `None` when the features do not clip (crossed
+/// edges neither of which is round, a reference plane that cannot measure along `n`, an incident
+/// feature without edge ids).
 fn clip_features<T: Real>(
     ws: &mut ManifoldWorkspace<T>,
     n: &Vector<T>,
@@ -978,6 +996,7 @@ fn clip_features<T: Real>(
             id,
             previous_rank: None,
             beyond,
+            merge_key: (true, T::zero()),
         });
     }
     Some(side)
@@ -1337,7 +1356,7 @@ fn name_candidates<T: Real>(
     };
     keep_labels_of_places_apart(
         &mut ws.candidates,
-        (&ws.labels, &ws.taken, witness_named.0),
+        (&ws.labels, &mut ws.taken, witness_named.0),
         &mut ws.apart,
         tau2,
         (grazing, previous_at),
@@ -1354,18 +1373,21 @@ fn name_candidates<T: Real>(
 /// since — are two places, not one point that would jump between them with the pose noise
 /// (`apart` is scratch):
 ///
-/// * neither inherited the id: both take back their clipping labels (a chord's end is labelled
-///   by the face edge whose side plane cut it);
+/// * neither inherited the id, and no candidate did: both take back their clipping labels (a
+///   chord's end is labelled by the face edge whose side plane cut it); where another one
+///   inherited it, each is parted from that one alone (one within `τ` of it is its place);
 /// * one inherited it (both: the one nearer last frame's point with that id, from
-///   `previous_at`): it keeps the id, the other takes back its label;
-/// * unless either is a grazing crossing (`grazing` of its label, [`grazing_crossing`]): along
-///   aligned box edges the pose noise places such crossings anywhere along the edge, and one
-///   near a corner stays one point with the corner's.
+///   `previous_at`): it keeps the id, the other takes back its label — unless either is a
+///   grazing crossing (`grazing` of its label, [`grazing_crossing`]): along aligned box edges
+///   the pose noise places such crossings anywhere along the edge, and one near a corner
+///   stays one point with the corner's.
 ///
-/// A label taken back is inherited next frame like any id.
+/// A parted candidate no longer counts as inheriting (`inherited` is cleared: one beyond the
+/// prediction distance is then dropped); a label taken back is inherited next frame like any
+/// id.
 fn keep_labels_of_places_apart<T: Real>(
     candidates: &mut [PointCandidate<T>],
-    (labels, inherited, witness): (&[ContactId], &[bool], usize),
+    (labels, inherited, witness): (&[ContactId], &mut [bool], usize),
     apart: &mut Vec<bool>,
     tau2: T,
     (grazing, previous_at): (
@@ -1377,6 +1399,10 @@ fn keep_labels_of_places_apart<T: Real>(
     // Clipped candidates only: not the witness, not one beyond the prediction that inherited
     // nothing (it is dropped).
     let clipped = |k: usize| k != witness && (inherited[k] || !candidates[k].beyond);
+    // Whether some clipped candidate inherited `id`: then the others are parted from it alone.
+    let heir_of = |id: ContactId| {
+        (0..candidates.len()).any(|k| inherited[k] && candidates[k].id == id && clipped(k))
+    };
     for i in 0..candidates.len() {
         for j in i + 1..candidates.len() {
             let (a, b) = (&candidates[i], &candidates[j]);
@@ -1388,6 +1414,7 @@ fn keep_labels_of_places_apart<T: Real>(
                 continue;
             }
             let parted = match (inherited[i], inherited[j]) {
+                (false, false) if heir_of(a.id) => [false, false],
                 (false, false) => [true, true],
                 _ if grazing(labels[i]) || grazing(labels[j]) => [false, false],
                 (true, false) => [false, true],
@@ -1410,13 +1437,16 @@ fn keep_labels_of_places_apart<T: Real>(
         }
     }
     if any {
-        for ((c, &label), _) in candidates
+        // A parted candidate no longer carries an inherited id.
+        for (((c, &label), inherited), _) in candidates
             .iter_mut()
             .zip(labels)
+            .zip(inherited.iter_mut())
             .zip(&*apart)
             .filter(|(_, a)| **a)
         {
             c.id = label;
+            *inherited = false;
         }
     }
 }
@@ -1454,6 +1484,9 @@ fn grazing_crossing<T: Real>(
         return false;
     };
     let v = &incident.vertices;
+    if j >= v.len() {
+        return false;
+    }
     let [from, to] = edge_ends(j, v.len());
     let direction = v[to] - v[from];
     let sin_flat = Float::sin(T::lit(FLAT_FEATURE_ANGLE));
@@ -1613,30 +1646,46 @@ fn remove_duplicates<T: Real>(candidates: &mut Vec<PointCandidate<T>>, radius: T
     );
 }
 
-/// Candidates with the same id are one point, in the earlier slot: the deeper is kept — but of
-/// two whose depths differ by at most `slack`, the one nearer (on A) to where last frame's
-/// point with that id was (`previous`, A's frame, by the candidates' `previous_rank`). Along
-/// aligned box edges a corner's point and the grazing crossings that join it differ in depth by
-/// the pose noise; the deeper would take the point up to `2τ` along the edge and back, frame to
-/// frame, under one id. (`slack` is the reduction's [`DEPTH_HYSTERESIS`] × size, the margin
-/// by which it too keeps last frame's points over the deepest.)
+/// Candidates with the same id are one point, in the earlier slot: of those within `slack` of
+/// the id's deepest depth, the one nearest (on A) to where last frame's point with that id was
+/// (`previous`, A's frame, by the candidates' `previous_rank`); without such a point, the
+/// deepest. Along aligned box edges a corner's point and the grazing crossings that join it
+/// differ in depth by the pose noise, and on a cap the exact witness and the rim vertex it is
+/// named by differ by the cap's sagitta times its tilt; the deeper would take the point up to
+/// `2τ` away and back, frame to frame, under one id. The kept point is at most `slack`
+/// shallower than the deepest (the preference is a ranking — the id's points within `slack`
+/// by their distance from last frame's, above the others by depth —, so the order of the
+/// candidates does not matter but for exact ties, which keep the earlier).
 fn merge_equal_ids<T: Real>(
     candidates: &mut Vec<PointCandidate<T>>,
     previous: &[ContactPoint<T>],
     slack: T,
 ) {
+    let deepest = |id: ContactId, candidates: &[PointCandidate<T>]| {
+        candidates
+            .iter()
+            .filter(|c| c.id == id)
+            .fold(T::infinity(), |d, c| Float::min(d, c.dist))
+    };
     let from_last = |c: &PointCandidate<T>| {
         c.previous_rank
             .and_then(|r| previous.get(usize::from(r)))
             .map(|p| (c.point1 - p.local_point1).norm_squared())
     };
+    // Each candidate's rank key: within the slack of its id's deepest (and last frame's
+    // distance), else its depth.
+    for k in 0..candidates.len() {
+        let floor = deepest(candidates[k].id, candidates) + slack;
+        let c = &mut candidates[k];
+        c.merge_key = match from_last(c) {
+            Some(d2) if c.dist <= floor => (false, d2),
+            _ => (true, c.dist),
+        };
+    }
     merge_into_earlier(
         candidates,
         |k, c| k.id == c.id,
-        |later, earlier| match (from_last(later), from_last(earlier)) {
-            (Some(l), Some(e)) if Float::abs(later.dist - earlier.dist) <= slack => l < e,
-            _ => later.dist < earlier.dist,
-        },
+        |later, earlier| later.merge_key < earlier.merge_key,
         |_, c| *c,
     );
 }

@@ -27,7 +27,8 @@ use common::{Iso, V, cuboid, random_unit, rng};
 use nphase_math::Point;
 use nphase_math::nalgebra::{Matrix3, Rotation3, UnitQuaternion};
 use nphase_pipeline::{
-    ContactManifold, FEATURE_SNAP, FeatureId, PairInput, PairState, PairWorkspace, update_manifold,
+    ContactManifold, DEPTH_HYSTERESIS, FEATURE_SNAP, FeatureId, PairInput, PairState,
+    PairWorkspace, update_manifold,
 };
 use nphase_shapes::{
     Capsule, Cone, ConvexPolyhedron, Cuboid, Cylinder, DISC_POLYGON_VERTICES, Shape, SupportMap,
@@ -48,6 +49,8 @@ struct Run {
     /// Points that kept last frame's id but moved more than [`NEAR`] from where it was (A's
     /// frame): one name for two places.
     jumps: Vec<(usize, String)>,
+    /// How much shallower than the exact contact the deepest point was, at most.
+    depth_gap: f64,
     ids: std::collections::BTreeSet<(FeatureId, FeatureId)>,
     /// Frames whose set of ids differs from the previous frame's.
     set_changes: Vec<usize>,
@@ -95,6 +98,20 @@ fn run(
         });
         if jumped {
             out.normal_jumps.push(frame);
+        }
+        // The deepest point is the exact contact's depth, or, where last frame's points are
+        // preferred within the persistence margin (the merge of equal ids, the reduction),
+        // at most DEPTH_HYSTERESIS × the features' size shallower; never deeper.
+        if let Some(deepest) = manifold.points.iter().map(|p| p.dist).reduce(f64::min) {
+            let exact = nphase_pipeline::query::contact(&Iso::identity(), a, &pos12, b, PREDICTION)
+                .expect("finite")
+                .map_or(f64::INFINITY, |c| c.dist);
+            let (tolerance, margin) = (1e-7 * size, DEPTH_HYSTERESIS * 2.0 * size);
+            assert!(
+                deepest >= exact - tolerance && deepest <= exact + margin + tolerance,
+                "frame {frame}: deepest point at {deepest:e}, the exact contact at {exact:e}"
+            );
+            out.depth_gap = out.depth_gap.max(deepest - exact);
         }
         for p in &manifold.points {
             out.points += 1;
@@ -300,11 +317,13 @@ fn assert_steady(what: &str, run: &Run) {
 /// frame compares `FRAMES − 1`).
 fn assert_steady_over(what: &str, run: &Run, min_compared: usize) {
     eprintln!(
-        "{what}: {} points, {} compared, {} flickers, {} jumps, {} set changes, ids {:?}",
+        "{what}: {} points, {} compared, {} flickers, {} jumps, depth gap {:e}, {} set changes, \
+         ids {:?}",
         run.points,
         run.compared,
         run.flickers.len(),
         run.jumps.len(),
+        run.depth_gap,
         run.set_changes.len(),
         run.ids
     );
@@ -429,17 +448,20 @@ fn hull_on_hull_keeps_its_ids() {
 fn cylinder_standing_on_a_box_keeps_its_ids() {
     let ground = cuboid(2.0, 0.5, 2.0);
     let can = Shape::Cylinder(Cylinder::new(0.5, 0.4).expect("valid"));
-    let r = run(
-        &ground,
-        &can,
-        FRAMES,
-        |_, rng| jitter(rng, V::new(0.3, 0.999, 0.0), V::zeros(), 2e-3),
-        4,
-    );
-    // The first frame has no history: of the rim vertex and the exact witness the id rule
-    // names alike (the witness swings round the rim with the tilt's azimuth), the deeper, the
-    // witness, is kept; from the second on, the one nearer last frame's point (the rim vertex).
-    assert_steady_in_place("cylinder standing on a box", &r, 2);
+    let t = V::new(0.3, 0.999, 0.0);
+    // From the second frame on (the first has no history: of a rim vertex and the exact
+    // witness the id rule names alike — the witness swings round the rim with the tilt's
+    // azimuth — it keeps the deeper, the witness; then the one nearer last frame's point).
+    for seed in [4, 5, 6] {
+        let r = run(
+            &ground,
+            &can,
+            FRAMES,
+            |_, rng| jitter(rng, t, V::zeros(), 2e-3),
+            seed,
+        );
+        assert_steady_in_place(&format!("cylinder standing on a box, seed {seed}"), &r, 2);
+    }
 }
 
 /// A capsule lying on a box: the two ends of its side line.
@@ -1211,25 +1233,57 @@ fn a_chord_growing_past_tau_parts_its_ends() {
     }
 }
 
-/// A unit box tilted 0.63° on a 2 m wide box, its low edge 1 mm deep, its high edge 9.9 mm
-/// above the face — just within the 1 cm prediction distance, which the pose noise (1 mm)
-/// crosses back and forth: the high edge's two points are held (last frame's manifold keeps
-/// a point up to `min(τ, prediction)` past the prediction distance) — four points every
-/// frame, steady ids. Before, the two points came and went with the noise. The box keeps
-/// reporting the same face of its own at every frame.
+/// A unit box tilted on a 2 m wide box, its low edge 1 mm deep, its high edge `h` above the
+/// face, with a 1 cm prediction distance and 1 mm of pose noise:
+///
+/// * `h` = 9.9 mm, just within the prediction distance, which the noise crosses back and forth:
+///   the high edge's two points are held (last frame's manifold keeps a point up to
+///   `min(τ, prediction)` — here 1 cm — past the prediction distance): four points every
+///   frame, steady ids. Before, the two came and went (present in about half the frames);
+/// * `h` = 1.3 cm from the start: beyond the prediction distance, the high edge never enters
+///   (new points enter at the prediction distance only): two points every frame;
+/// * `h` = 9.9 mm, then from frame 40 on 2.5 cm, past the prediction distance and its
+///   allowance: four points, then two.
 #[test]
 fn a_speculative_edge_at_the_prediction_distance_stays() {
     let floor = cuboid(1.0, 0.5, 1.0);
     let unit = cuboid(0.5, 0.5, 0.5);
-    let tilt: f64 = (0.0109f64).asin();
-    let height = 0.5 + 0.5 * tilt.cos() + 0.5 * tilt.sin() - 1e-3;
+    // Tilted about x by asin(h + 1 mm): the high edge `h` above the face.
+    let pose = |h: f64| {
+        let tilt = (h + 1e-3).asin();
+        let height = 0.5 + 0.5 * tilt.cos() + 0.5 * tilt.sin() - 1e-3;
+        (V::new(0.0, height, 0.0), V::x() * tilt)
+    };
     for seed in [91, 93, 97] {
-        holds_points(
-            "box tilted with its high edge at the prediction distance",
-            (&floor, &unit),
-            (V::new(0.0, height, 0.0), V::x() * tilt),
+        let what = "box tilted with its high edge at the prediction distance";
+        holds_points(what, (&floor, &unit), pose(0.0099), seed, 4);
+        let what = "box tilted with its high edge beyond the prediction distance";
+        holds_points(what, (&floor, &unit), pose(0.013), seed, 2);
+        const LIFT: usize = 40;
+        let r = run(
+            &floor,
+            &unit,
+            FRAMES,
+            |frame, rng| {
+                let (t, r) = pose(if frame < LIFT { 0.0099 } else { 0.025 });
+                if frame == 0 {
+                    Iso::new(t, r)
+                } else {
+                    jitter(rng, t, r, 1e-3)
+                }
+            },
             seed,
-            4,
+        );
+        assert_eq!(
+            r.points,
+            4 * LIFT + 2 * (FRAMES - LIFT),
+            "lifted: {:?}",
+            r.ids
+        );
+        assert!(
+            r.set_changes.iter().all(|&f| f == LIFT),
+            "{:?}",
+            r.set_changes
         );
     }
 }
