@@ -50,11 +50,11 @@
 //!    witness is added (or replaces a clipped point at the same place), so the deepest point
 //!    agrees with the pair query (with last frame's manifold, up to [`DEPTH_HYSTERESIS`] ×
 //!    size shallower: steps 6 and 7 prefer last frame's points within that margin). A
-//!    separating-axis query of the per-frame pipeline leaves its
-//!    witness to this step ([`SupportHints::witness_on_plane`]): where the clipped points
-//!    reach the contact's depth they hold it; otherwise the witness is clipped for here, on the
-//!    face the contact was measured on — one clip per pair and frame where the query would
-//!    otherwise have clipped too;
+//!    separating-axis query of the per-frame pipeline leaves its witness to this step
+//!    ([`SupportHints::witness_on_plane`]): where the clipped points reach the contact's depth
+//!    they hold it; otherwise the witness is clipped for here, on the face the contact was
+//!    measured on — one clip per pair and frame where the query would otherwise have clipped
+//!    too;
 //! 6. every point is named ([`ContactId`], below);
 //! 7. more than four points are reduced to four ([`crate::reduction`]), preferring last
 //!    frame's points; the points come out in the order the reduction chose them.
@@ -344,8 +344,6 @@ struct PointCandidate<T: Real> {
     /// Further apart than the prediction distance (within its hysteresis): kept only if it
     /// inherits an id of last frame's manifold.
     beyond: bool,
-    /// How `merge_equal_ids` ranks it among candidates with its id (lower first).
-    merge_key: (bool, T),
 }
 
 impl<T: Real> Candidate<T> for PointCandidate<T> {
@@ -475,10 +473,11 @@ pub fn build_manifold<T: Real>(
             .position(|p| p.id == c.id)
             .map(|k| k as u8);
     }
-    // Beyond the prediction distance: kept where the point inherited its id and kept it.
+    // Beyond the prediction distance: kept where the point inherited its id (and was not
+    // parted from it, `keep_labels_of_places_apart`).
     let (taken, mut k) = (&ws.taken, 0);
     ws.candidates.retain(|c| {
-        let keep = !c.beyond || (taken.get(k) == Some(&true) && c.previous_rank.is_some());
+        let keep = !c.beyond || taken.get(k) == Some(&true);
         k += 1;
         keep
     });
@@ -527,7 +526,6 @@ fn add_witness<T: Real>(
         id: ContactId::new(ws.feature1.id, ws.feature2.id),
         previous_rank: None,
         beyond: false,
-        merge_key: (true, T::zero()),
     };
     let reached = reach_depth(&ws.candidates, contact, accuracy);
     match ws
@@ -996,7 +994,6 @@ fn clip_features<T: Real>(
             id,
             previous_rank: None,
             beyond,
-            merge_key: (true, T::zero()),
         });
     }
     Some(side)
@@ -1641,7 +1638,6 @@ fn remove_duplicates<T: Real>(candidates: &mut Vec<PointCandidate<T>>, radius: T
     merge_into_earlier(
         candidates,
         |k, c| distance2_within(&k.point1, &c.point1, radius2).is_some(),
-        |later, earlier| later.dist < earlier.dist,
         |k, c| PointCandidate { id: k.id, ..*c },
     );
 }
@@ -1661,41 +1657,44 @@ fn merge_equal_ids<T: Real>(
     previous: &[ContactPoint<T>],
     slack: T,
 ) {
-    let deepest = |id: ContactId, candidates: &[PointCandidate<T>]| {
-        candidates
-            .iter()
-            .filter(|c| c.id == id)
-            .fold(T::infinity(), |d, c| Float::min(d, c.dist))
+    // The rank of a candidate of an id whose deepest lies at `floor − slack`: within the
+    // slack (and in last frame's manifold), by the distance from last frame's point; the
+    // others after them, by depth.
+    let rank = |c: &PointCandidate<T>, floor: T| match c
+        .previous_rank
+        .and_then(|r| previous.get(usize::from(r)))
+    {
+        Some(p) if c.dist <= floor => (false, (c.point1 - p.local_point1).norm_squared()),
+        _ => (true, c.dist),
     };
-    let from_last = |c: &PointCandidate<T>| {
-        c.previous_rank
-            .and_then(|r| previous.get(usize::from(r)))
-            .map(|p| (c.point1 - p.local_point1).norm_squared())
-    };
-    // Each candidate's rank key: within the slack of its id's deepest (and last frame's
-    // distance), else its depth.
-    for k in 0..candidates.len() {
-        let floor = deepest(candidates[k].id, candidates) + slack;
-        let c = &mut candidates[k];
-        c.merge_key = match from_last(c) {
-            Some(d2) if c.dist <= floor => (false, d2),
-            _ => (true, c.dist),
-        };
+    let mut kept = 0;
+    for i in 0..candidates.len() {
+        let id = candidates[i].id;
+        // The first of an id holds its group (`candidates[i..]` with that id): the slots below
+        // `kept` hold the groups already merged, and none of them is read again.
+        if candidates[..kept].iter().any(|k| k.id == id) {
+            continue;
+        }
+        let group = || candidates[i..].iter().filter(move |c| c.id == id);
+        let floor = group().fold(T::infinity(), |d, c| Float::min(d, c.dist)) + slack;
+        let best = group().fold(candidates[i], |best, c| {
+            if rank(c, floor) < rank(&best, floor) {
+                *c
+            } else {
+                best
+            }
+        });
+        candidates[kept] = best;
+        kept += 1;
     }
-    merge_into_earlier(
-        candidates,
-        |k, c| k.id == c.id,
-        |later, earlier| later.merge_key < earlier.merge_key,
-        |_, c| *c,
-    );
+    candidates.truncate(kept);
 }
 
 /// Merges every candidate into the first earlier one it is `same` as: the earlier slot becomes
-/// `merged(earlier, later)` where `prefer(later, earlier)`, and stays otherwise; order kept.
+/// `merged(earlier, later)` when the later one is deeper, and stays otherwise; order kept.
 fn merge_into_earlier<T: Real>(
     candidates: &mut Vec<PointCandidate<T>>,
     same: impl Fn(&PointCandidate<T>, &PointCandidate<T>) -> bool,
-    prefer: impl Fn(&PointCandidate<T>, &PointCandidate<T>) -> bool,
     merged: impl Fn(&PointCandidate<T>, &PointCandidate<T>) -> PointCandidate<T>,
 ) {
     let mut kept = 0;
@@ -1703,7 +1702,7 @@ fn merge_into_earlier<T: Real>(
         let c = candidates[i];
         match candidates[..kept].iter_mut().find(|k| same(k, &c)) {
             Some(k) => {
-                if prefer(&c, k) {
+                if c.dist < k.dist {
                     *k = merged(k, &c);
                 }
             }
