@@ -8,8 +8,10 @@
 //! full query of the same pose:
 //!
 //! * `Unchanged`: the pose is bitwise the last full computation's, so the cold query must have
-//!   a contact exactly when the manifold has points, with the deepest point's distance and the
-//!   normal's support gap within docs/accuracy.md's tolerance of it;
+//!   a contact exactly when the manifold has points, the normal's support gap within
+//!   docs/accuracy.md's tolerance of it, and the deepest point's distance never deeper than it
+//!   by more than that tolerance, nor shallower by more than `DEPTH_HYSTERESIS` × size (the
+//!   manifold keeps last frame's points within that margin, the cold query has no history);
 //! * `Apart`: the cold query must find no contact within the prediction (its certified lower
 //!   bound beyond it, up to the tolerance);
 //! * a full computation whose EPA started from the polytope the pair kept (`epa_warm`): the
@@ -27,8 +29,8 @@ mod common;
 use common::{Iso, random_pair, random_unit, rel_tol, rng, scale, support_gap, zoo};
 use nphase_gjk::SimplexCache;
 use nphase_pipeline::{
-    ContactManifold, ManifoldInput, ManifoldWorkspace, PairInput, PairState, PairWorkspace, Reuse,
-    SupportHints, query_pair, update_manifold,
+    ContactManifold, DEPTH_HYSTERESIS, ManifoldInput, ManifoldWorkspace, PairInput, PairState,
+    PairWorkspace, Reuse, SupportHints, query_pair, update_manifold,
 };
 use nphase_shapes::Shape;
 use proptest::prelude::*;
@@ -151,8 +153,13 @@ fn check_sequence(
                     cold.contact
                 );
                 if let (Some(c), Some(deepest)) = (cold.contact, manifold.deepest()) {
+                    // Never deeper than the exact contact; shallower by at most the margin
+                    // within which the manifold prefers last frame's points (module doc of
+                    // `manifold`, step 5: the points are history's, the cold query has none).
+                    let margin = DEPTH_HYSTERESIS * 2.0 * scale(a, b);
                     prop_assert!(
-                        (deepest.dist - c.dist).abs() <= 2.0 * tol,
+                        deepest.dist >= c.dist - 2.0 * tol
+                            && deepest.dist <= c.dist + margin + 2.0 * tol,
                         "frame {}: deepest {} vs cold {}",
                         frame,
                         deepest.dist,
@@ -238,7 +245,14 @@ proptest! {
 /// fixed-seed configuration no longer writes or reads).
 #[test]
 fn reuse_agrees_on_past_failures() {
-    for (seed, motion) in [(1601564675, 1), (4167136424, 2), (14246400031541608630, 1)] {
+    for (seed, motion) in [
+        (1601564675, 1),
+        (4167136424, 2),
+        (14246400031541608630, 1),
+        // A resting pair whose reused manifold's deepest point is last frame's, 3.8e-7 above
+        // the exact contact (the merge of equal ids keeps it over the exact witness).
+        (1014726002723525344, 1),
+    ] {
         if let Err(e) = check_all(seed, motion) {
             panic!("seed {seed}, motion {motion}: {e}");
         }
