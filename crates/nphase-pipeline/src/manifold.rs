@@ -565,10 +565,13 @@ fn reach_depth<T: Real>(
 }
 
 /// `shape`'s supporting feature along `dir` (its own frame), into `out`: for a hull, the face
-/// the query proved (`hints.0`: a separating-axis test's winning face, whose normal is `dir`),
-/// else last frame's face while its turn budget certifies it, else the search started on the
-/// query's support vertex (`hints.1`); otherwise the search with last frame's feature (a hull's
-/// start, a curved shape's hysteresis). Returns the side's turn budget for the next frame.
+/// the query proved (`hints.0`: a separating-axis test's winning face, whose normal is `dir`)
+/// unless last frame's face is held over it near a tie
+/// ([`FACE_TIE_HOLD`](nphase_shapes::FACE_TIE_HOLD)), else last frame's face while its turn
+/// budget certifies it, else the search started on the query's support vertex (`hints.1`) or
+/// last frame's feature, keeping last frame's face near a tie; otherwise the search with last
+/// frame's feature (a curved shape's hysteresis). Every branch gives the search's answer, bit
+/// for bit. Returns the side's turn budget for the next frame.
 ///
 /// # Turn budgets
 /// After a search that found a hull's face `f` along `u₀`,
@@ -606,7 +609,16 @@ fn supporting_feature<T: Real>(
         }
         _ => None,
     };
+    // The query's face is the search's best; the search keeps last frame's face over it
+    // within the hold of a tie (then it searches, as it would without the hint).
+    let held = |f: u32| match previous {
+        Some(FeatureId::Face(p)) if p != f && (p as usize) < hull.face_count() => {
+            hull.keeps_face_over(p, f, dir)
+        }
+        _ => false,
+    };
     if let Some(f) = face
+        && !held(f)
         && hull.face_feature(f as usize, out)
     {
         return kept.filter(|&(g, _)| g == f).map_or(0, |(_, left)| left);
@@ -616,12 +628,7 @@ fn supporting_feature<T: Real>(
     {
         return left;
     }
-    let start = if vertex.is_some() {
-        Some(FeatureId::Vertex(vertex.0))
-    } else {
-        previous
-    };
-    shape.local_support_feature_near(dir, start, out);
+    hull.support_feature_started(dir, vertex, previous, out);
     match out.id {
         FeatureId::Face(_) if budget == UNCERTIFIED && previous == Some(out.id) => UNCERTIFIED,
         FeatureId::Face(f) => {

@@ -19,7 +19,8 @@ use num_traits::Float;
 use crate::convex_hull::{Csr, convex_hull};
 use crate::error::check_vertices;
 use crate::{
-    Aabb, FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap, SupportVertex, VertexId,
+    Aabb, FACE_TIE_HOLD, FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap,
+    SupportVertex, VertexId,
 };
 
 /// Hulls with at least this many vertices answer [`SupportMap`] queries by hill climbing;
@@ -626,33 +627,69 @@ impl<T: Real> FeatureMap<T> for ConvexPolyhedron<T> {
     ///
     /// For edges and vertices `normal` is `dir` normalised, or +y when `dir` is zero.
     fn local_support_feature(&self, dir: &Vector<T>, out: &mut SupportFeature<T>) {
-        self.support_feature_from(dir, VertexId::NONE, out);
+        self.support_feature_from(dir, VertexId::NONE, None, out);
     }
 
     /// [`local_support_feature`](FeatureMap::local_support_feature) with the support vertex's
     /// climb started on `previous` (a vertex of it), near the answer from one frame to the
     /// next. The climb ends on a support vertex from any start; only where several vertices tie
     /// for the support can the start decide which, and the face is then chosen among those
-    /// through it by the same rule.
+    /// through it by the same rule — except that a 3-D hull keeps `previous`, a face through
+    /// the support vertex (holding the supporting edge if the chosen face must), while `dir`
+    /// is at most [`FACE_TIE_HOLD`] past the plane where it ties with the chosen face: a hull
+    /// resting on its edge keeps reporting one of the two faces through it under pose noise.
     fn local_support_feature_near(
         &self,
         dir: &Vector<T>,
         previous: Option<FeatureId>,
         out: &mut SupportFeature<T>,
     ) {
-        let hint = match previous {
-            Some(FeatureId::Vertex(v)) => Some(v),
-            Some(FeatureId::Edge(e)) => self.edge_vertices(e).map(|(v, _)| v),
-            Some(FeatureId::Face(f)) if (f as usize) < self.faces.len() => {
-                self.faces.row(f as usize).first().copied()
-            }
-            _ => None,
-        };
-        self.support_feature_from(dir, hint.map_or(VertexId::NONE, VertexId), out);
+        self.support_feature_started(dir, VertexId::NONE, previous, out);
     }
 }
 
 impl<T: Real> ConvexPolyhedron<T> {
+    /// [`FeatureMap::local_support_feature_near`] with the climb started on `start` (a vertex
+    /// of the support set a query met) when it is not `VertexId::NONE`, else on `previous`; the
+    /// face `previous` names is kept as that method says either way.
+    pub fn support_feature_started(
+        &self,
+        dir: &Vector<T>,
+        start: VertexId,
+        previous: Option<FeatureId>,
+        out: &mut SupportFeature<T>,
+    ) {
+        let face = match previous {
+            Some(FeatureId::Face(f)) if (f as usize) < self.faces.len() => Some(f),
+            _ => None,
+        };
+        let hint = if start.is_some() {
+            Some(start.0)
+        } else {
+            match previous {
+                Some(FeatureId::Vertex(v)) => Some(v),
+                Some(FeatureId::Edge(e)) => self.edge_vertices(e).map(|(v, _)| v),
+                _ => face.and_then(|f| self.faces.row(f as usize).first().copied()),
+            }
+        };
+        self.support_feature_from(dir, hint.map_or(VertexId::NONE, VertexId), face, out);
+    }
+
+    /// Whether face `previous` is kept over face `best` along `dir` by the hysteresis of
+    /// [`FeatureMap::local_support_feature_near`]: `n_previous · dir > 0` and `dir` at most
+    /// [`FACE_TIE_HOLD`] past the plane where the two tie. (That the search's best face along
+    /// `dir` is `best`, and `previous` a face through its support vertex, is the caller's.)
+    /// Preconditions: both faces `< self.face_count()`.
+    pub fn keeps_face_over(&self, previous: u32, best: u32, dir: &Vector<T>) -> bool {
+        let (n_p, n_b) = (
+            self.planes[previous as usize].normal.into_inner(),
+            self.planes[best as usize].normal.into_inner(),
+        );
+        let along = n_p.dot(dir);
+        along > T::zero()
+            && n_b.dot(dir) - along <= T::lit(FACE_TIE_HOLD) * (n_b - n_p).norm() * dir.norm()
+    }
+
     /// Face `face` as the [`SupportFeature`] the hull reports along that face's normal: its
     /// vertex loop with vertex and edge ids, its outward normal. For a caller that already knows
     /// the supporting face (a separating-axis test's winning face: the hull's support feature
@@ -685,8 +722,10 @@ impl<T: Real> ConvexPolyhedron<T> {
     /// 1. for each vertex `v` of `f` and each neighbour `w` of `v` not on `f`:
     ///    `(w − v) · u < −(tie |w − v| + δ)`, with `δ` the climb's acceptance tolerance
     ///    (`4ε R ‖u‖₁ ≤ 4√3 ε R`, `R` the coordinate bound) plus the rounding of the products;
-    /// 2. for each vertex `v` of `f` and each other face `g` through `v`: `(n_f − n_g) · u > η`
-    ///    (`η` the rounding of the products).
+    /// 2. for each vertex `v` of `f` and each other face `g` through `v`:
+    ///    `(n_f − n_g) · u > h |n_f − n_g| + η`, `h` being [`FACE_TIE_HOLD`] (a hint naming `g`
+    ///    keeps `g` up to `h` past the plane where the two tie) and `η` the rounding of the
+    ///    products.
     ///
     /// Then the climb ends on `f`: it ends on a vertex within `δ` of the true maximum of `x · u`
     /// (its doc), and the vertices at or above any level induce a connected subgraph of a
@@ -697,7 +736,7 @@ impl<T: Real> ConvexPolyhedron<T> {
     /// On `v ∈ f`, (1) leaves no tied neighbour off `f`, so `f` holds the tied edge if there is
     /// one, and (2) makes `f` the largest `n_g · u` of the faces through `v`. Both conditions
     /// are linear in `u`: a product `a · u` moves by at most `|a| Δ` over the ball, so
-    /// `Δ = min( (−(w − v) · û − δ) / |w − v| − tie , ((n_f − n_g) · û − η) / |n_f − n_g| )`,
+    /// `Δ = min( (−(w − v) · û − δ) / |w − v| − tie , ((n_f − n_g) · û − η) / |n_f − n_g| − h )`,
     /// less a rounding guard, is the allowance.
     pub fn face_support_allowance(&self, face: usize, dir: &Vector<T>) -> T {
         let Some(unit) = normalize_robust(dir).map(|u| u.into_inner()) else {
@@ -726,7 +765,8 @@ impl<T: Real> ConvexPolyhedron<T> {
             for &g in self.vertex_faces.row(v as usize) {
                 if g as usize != face {
                     let gap = n_f - self.planes[g as usize].normal.into_inner();
-                    allowance = Float::min(allowance, (gap.dot(&unit) - eta) / gap.norm());
+                    let past_tie = (gap.dot(&unit) - eta) / gap.norm() - T::lit(FACE_TIE_HOLD);
+                    allowance = Float::min(allowance, past_tie);
                 }
             }
         }
@@ -741,7 +781,13 @@ impl<T: Real> ConvexPolyhedron<T> {
 
     /// [`FeatureMap::local_support_feature`] with the support vertex's climb started at `hint`
     /// (any vertex, or `VertexId::NONE`).
-    fn support_feature_from(&self, dir: &Vector<T>, hint: VertexId, out: &mut SupportFeature<T>) {
+    fn support_feature_from(
+        &self,
+        dir: &Vector<T>,
+        hint: VertexId,
+        previous: Option<u32>,
+        out: &mut SupportFeature<T>,
+    ) {
         let face = match self.dimension {
             3 => {
                 let v = self.local_support_vertex(dir, hint).id.0 as usize;
@@ -776,7 +822,15 @@ impl<T: Real> ConvexPolyhedron<T> {
                     let k = key(f);
                     if k > best.1 { (f, k) } else { best }
                 });
-                Some(best.0)
+                // Last frame's face, if it is through v, holds the edge when it must, and
+                // `dir` is at most FACE_TIE_HOLD past the plane where it ties with the best.
+                let kept = previous.filter(|&p| {
+                    p != best.0
+                        && faces.contains(&p)
+                        && holds_edge(p) == best.1.0
+                        && self.keeps_face_over(p, best.0, dir)
+                });
+                Some(kept.unwrap_or(best.0))
             }
             2 => Some(u32::from(self.planes[0].normal.dot(dir) < T::zero())),
             _ => None,

@@ -252,9 +252,9 @@ pub trait FeatureMap<T: Real>: SupportMap<T> {
     /// a cone's base and slant line, a capsule's side and end), the part `previous` names (the
     /// feature this shape reported for the same contact last frame) is kept up to
     /// [`FEATURE_HYSTERESIS`] past the switch, so a contact that rocks about the switch keeps
-    /// its feature. A cuboid keeps the face `previous` names where two faces tie (within
-    /// [`FLAT_FEATURE_ANGLE`] of the closest: a box on its edge); a hull starts its search on
-    /// `previous`, near the answer, without such a margin; balls have no switch.
+    /// its feature. A cuboid or hull keeps the face `previous` names up to [`FACE_TIE_HOLD`]
+    /// past the tie with the closest (a box on its edge), and a hull starts its search on
+    /// `previous`, near the answer; balls have no switch.
     fn local_support_feature_near(
         &self,
         dir: &Vector<T>,
@@ -301,6 +301,16 @@ pub(crate) fn lean(previous: Option<FeatureId>, first: FeatureId, second: Featur
 /// query direction (within 45° for the straight lines), and the manifold keeps their points
 /// that lie within the prediction distance.
 pub const FLAT_FEATURE_ANGLE: f64 = 0.035;
+
+/// How far past the plane where two faces of a polytope tie (radians of the unit direction's
+/// distance to that plane, about 1.4°: `sin(FLAT_FEATURE_ANGLE) / √2`) the face reported last
+/// frame is kept ([`FeatureMap::local_support_feature_near`]): a box or hull resting on its edge,
+/// where the two faces through the edge tie, keeps reporting one of them under pose noise. For
+/// faces `p` (last frame's) and `b` (the closest to `dir`), `p` is kept while
+/// `(n_b − n_p) · dir ≤ FACE_TIE_HOLD × |n_b − n_p| × |dir|` — an angle past the tie the same for
+/// any angle between the faces (for a box's faces, 90° apart: `dir`'s component along `n_p` short
+/// of the largest by at most `sin(FLAT_FEATURE_ANGLE) × |dir|`).
+pub const FACE_TIE_HOLD: f64 = 0.024_743_684_783_801_026;
 
 /// `dir` normalised, or the +y axis when `dir` is zero or not finite — the fallback every shape
 /// uses so that a zero direction never produces NaN.

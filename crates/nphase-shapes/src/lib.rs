@@ -34,7 +34,8 @@ pub use cuboid::Cuboid;
 pub use cylinder::{Cylinder, DISC_POLYGON_VERTICES};
 pub use error::ShapeError;
 pub use feature::{
-    FEATURE_HYSTERESIS, FLAT_FEATURE_ANGLE, FeatureId, FeatureMap, RoundAxis, SupportFeature,
+    FACE_TIE_HOLD, FEATURE_HYSTERESIS, FLAT_FEATURE_ANGLE, FeatureId, FeatureMap, RoundAxis,
+    SupportFeature,
 };
 pub use round::Round;
 pub use segment::Segment;

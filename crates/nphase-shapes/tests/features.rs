@@ -568,6 +568,103 @@ fn cuboid_faces_keep_the_previous_face_near_a_tie() {
     check::<f64>();
 }
 
+/// A hull's faces keep the same hysteresis as a box's: last frame's face is kept while the
+/// direction is at most `FACE_TIE_HOLD` (about 1.4°) past the plane where it ties with the
+/// closest face through the support vertex — for a box built as a hull (faces 90° apart) and a
+/// hexagonal prism (side faces 60° apart), directions swept across the tie of two adjacent faces;
+/// a face the direction is far from, or one not through the support vertex, is not kept.
+#[test]
+fn hull_faces_keep_the_previous_face_near_a_tie() {
+    fn check<T: Real>() {
+        let corners: Vec<V> = (0..8)
+            .map(|i| {
+                let s = |bit: u32| if i & (1 << bit) == 0 { 1.0 } else { -1.0 };
+                V::new(0.5 * s(0), 0.3 * s(1), 0.2 * s(2))
+            })
+            .collect();
+        let prism: Vec<V> = (0..12)
+            .map(|k| {
+                let a = std::f64::consts::TAU * f64::from(k % 6) / 6.0;
+                V::new(0.4 * a.cos(), if k < 6 { -0.3 } else { 0.3 }, 0.4 * a.sin())
+            })
+            .collect();
+        let hold = nphase_shapes::FACE_TIE_HOLD;
+        // The two faces' normals and the directions swept between them (5° each side of the
+        // bisector, in their plane, 0.05° steps).
+        for (name, points, n0, n1) in [
+            ("box", corners, V::x(), V::y()),
+            (
+                "prism",
+                prism,
+                V::new(0.75f64.sqrt(), 0.0, 0.5),
+                V::new(0.75f64.sqrt(), 0.0, -0.5),
+            ),
+        ] {
+            let points: Vec<Point<T>> = points.iter().map(|p| Point::from(to_t::<T>(p))).collect();
+            let hull = ConvexPolyhedron::from_points(&points).expect("hull");
+            let face_of = |n: &V| {
+                let mut out = SupportFeature::default();
+                hull.local_support_feature(&to_t::<T>(n), &mut out);
+                assert!(out.vertices.len() >= 3, "{name}: a face along {n:?}");
+                out.id
+            };
+            let (f0, f1) = (face_of(&n0), face_of(&n1));
+            let bisector = (n0 + n1).normalize();
+            let across = (n0 - n1).normalize();
+            let gap = (n0 - n1).norm();
+            let mut out = SupportFeature::default();
+            let mut kept = [0; 2];
+            for step in -100..=100 {
+                let phi = (0.05 * f64::from(step)).to_radians();
+                let d = bisector * phi.cos() + across * phi.sin();
+                let (closest, dot0, dot1) =
+                    (if phi >= 0.0 { f0 } else { f1 }, n0.dot(&d), n1.dot(&d));
+                for (previous, along, other) in [(f0, dot0, dot1), (f1, dot1, dot0)] {
+                    let past = (other - along) / gap;
+                    hull.local_support_feature_near(
+                        &to_t::<T>(&(d * 3.0)),
+                        Some(previous),
+                        &mut out,
+                    );
+                    if (past - hold).abs() > 1e-5 && phi != 0.0 {
+                        let keep = past <= hold;
+                        let expected = if keep { previous } else { closest };
+                        assert_eq!(
+                            out.id,
+                            expected,
+                            "{name}: φ = {}°, previous {previous:?} ({})",
+                            phi.to_degrees(),
+                            precision::<T>()
+                        );
+                        if keep && previous != closest {
+                            kept[usize::from(previous == f1)] += 1;
+                        }
+                    }
+                    check_feature(&out, &d, tolerance::<T>(1.0), "hull near a tie");
+                }
+                // A face far from the direction (the opposite one) is not kept.
+                let opposite = face_of(&-bisector);
+                hull.local_support_feature_near(&to_t::<T>(&d), Some(opposite), &mut out);
+                if phi != 0.0 {
+                    assert_eq!(
+                        out.id,
+                        closest,
+                        "{name}: φ = {}°, previous the opposite face",
+                        phi.to_degrees()
+                    );
+                }
+            }
+            // Past the tie by about 1.4°: 28 steps of 0.05° on each side.
+            assert!(
+                kept.iter().all(|&k| (26..=30).contains(&k)),
+                "{name}: {kept:?}"
+            );
+        }
+    }
+    check::<f32>();
+    check::<f64>();
+}
+
 /// Cones: the base polygon when its normal is closer to the direction than the slant line's
 /// normal in the direction's azimuth, else that slant line (apex to rim).
 #[test]
