@@ -707,25 +707,28 @@ impl<T: Real> ConvexPolyhedron<T> {
         true
     }
 
-    /// How far `dir` may turn with face `face` staying this hull's supporting feature: an angle
-    /// `Δ ≥ 0` (radians, of unit directions) such that for every `u` with `|u − û| ≤ Δ`, `û`
-    /// being `dir` normalised, [`FeatureMap::local_support_feature_near`] along `u` returns
-    /// `face` whatever its hint. 0 when nothing is certified (not a 3-D hull, `face` out of
-    /// range or not the answer along `dir`, or `dir` zero or not finite).
+    /// How far `dir` may turn with face `face` staying this hull's supporting feature from one
+    /// frame to the next: an angle `Δ ≥ 0` (radians, of unit directions) such that for every `u`
+    /// with `|u − û| ≤ Δ`, `û` being `dir` normalised,
+    /// [`support_feature_started`](Self::support_feature_started) along `u` with `face` for
+    /// last frame's feature returns `face`, from any start vertex. 0 when nothing is certified
+    /// (not a 3-D hull, `face` out of range or not that answer along `dir`, or `dir` zero or
+    /// not finite).
     ///
     /// # Derivation
     /// The feature search (`support_feature_from`) climbs to a support vertex `v`, then takes,
     /// of the faces through `v`, the one with the largest `n_g · u` among those holding the
     /// edge `vw` to the first neighbour `w` with `(w − v) · u ≥ −tie |w − v|` (`tie` =
-    /// `feature_tie`), if any. Let `f` be `face`, and suppose, for all `u` in the ball:
+    /// `feature_tie`), if any — or last frame's face `f` instead if it is through `v`, holds
+    /// that edge too, `n_f · u > 0` and `(n_g − n_f) · u ≤ h |n_g − n_f| |u|`, `h` being
+    /// [`FACE_TIE_HOLD`]. Suppose, for all `u` in the ball:
     ///
     /// 1. for each vertex `v` of `f` and each neighbour `w` of `v` not on `f`:
     ///    `(w − v) · u < −(tie |w − v| + δ)`, with `δ` the climb's acceptance tolerance
     ///    (`4ε R ‖u‖₁ ≤ 4√3 ε R`, `R` the coordinate bound) plus the rounding of the products;
     /// 2. for each vertex `v` of `f` and each other face `g` through `v`:
-    ///    `(n_f − n_g) · u > h |n_f − n_g| + η`, `h` being [`FACE_TIE_HOLD`] (a hint naming `g`
-    ///    keeps `g` up to `h` past the plane where the two tie) and `η` the rounding of the
-    ///    products.
+    ///    `(n_f − n_g) · u > −(h − η) |n_f − n_g| + η`, and `n_f · u > η`, with `η` the
+    ///    rounding of the products.
     ///
     /// Then the climb ends on `f`: it ends on a vertex within `δ` of the true maximum of `x · u`
     /// (its doc), and the vertices at or above any level induce a connected subgraph of a
@@ -734,10 +737,11 @@ impl<T: Real> ConvexPolyhedron<T> {
     /// vertex through an edge `vw` leaving `f` with `(w − v) · u ≥ −δ`, which (1) excludes —
     /// and the same argument with the level of `f`'s top shows the true maximum is on `f`.
     /// On `v ∈ f`, (1) leaves no tied neighbour off `f`, so `f` holds the tied edge if there is
-    /// one, and (2) makes `f` the largest `n_g · u` of the faces through `v`. Both conditions
-    /// are linear in `u`: a product `a · u` moves by at most `|a| Δ` over the ball, so
-    /// `Δ = min( (−(w − v) · û − δ) / |w − v| − tie , ((n_f − n_g) · û − η) / |n_f − n_g| − h )`,
-    /// less a rounding guard, is the allowance.
+    /// one, and (2) makes `f` the largest `n_g · u` of the faces through `v` or the face kept
+    /// over it. The conditions are linear in `u`: a product `a · u` moves by at most `|a| Δ`
+    /// over the ball, so the allowance is, less a rounding guard,
+    /// `Δ = min( (−(w − v) · û − δ) / |w − v| − tie , ((n_f − n_g) · û − η) / |n_f − n_g| + h − η,
+    /// n_f · û − η )`.
     pub fn face_support_allowance(&self, face: usize, dir: &Vector<T>) -> T {
         let Some(unit) = normalize_robust(dir).map(|u| u.into_inner()) else {
             return T::zero();
@@ -754,7 +758,7 @@ impl<T: Real> ConvexPolyhedron<T> {
         let row = self.faces.row(face);
         let on_face = |w: u32| row.contains(&w);
         let n_f = self.planes[face].normal.into_inner();
-        let mut allowance = T::infinity();
+        let mut allowance = n_f.dot(&unit) - eta;
         for &v in row {
             let x = self.vertex(v as usize);
             for w in self.neighbor_row(v).filter(|&w| !on_face(w)) {
@@ -765,8 +769,8 @@ impl<T: Real> ConvexPolyhedron<T> {
             for &g in self.vertex_faces.row(v as usize) {
                 if g as usize != face {
                     let gap = n_f - self.planes[g as usize].normal.into_inner();
-                    let past_tie = (gap.dot(&unit) - eta) / gap.norm() - T::lit(FACE_TIE_HOLD);
-                    allowance = Float::min(allowance, past_tie);
+                    let held = (gap.dot(&unit) - eta) / gap.norm() + T::lit(FACE_TIE_HOLD) - eta;
+                    allowance = Float::min(allowance, held);
                 }
             }
         }
@@ -1517,7 +1521,8 @@ mod tests {
 
     /// [`ConvexPolyhedron::face_support_allowance`] is sound: along every direction within the
     /// allowance of one whose supporting face it certifies — on the boundary of the ball
-    /// included — the feature search returns that face from any start. And it is not empty:
+    /// included — the feature search with that face for last frame's returns it from any
+    /// start vertex. And it is not empty:
     /// along face normals of hulls with well-separated faces it certifies a real angle.
     fn allowance_keeps_the_face<T: Real>(seed: u64) {
         let mut rng = Pcg64::seed_from_u64(seed);
@@ -1564,14 +1569,13 @@ mod tests {
                     let side = unit.cross(&random_unit(&mut rng)).normalize();
                     let angle = 2.0 * (r * allowance / 2.0).min(1.0).asin();
                     let turned = (unit * angle.cos() + side * angle.sin()).map(T::lit);
-                    let hint = match rng.random_range(0..3) {
-                        0 => None,
-                        1 => Some(FeatureId::Vertex(
-                            rng.random_range(0..hull.vertices.len() as u32),
-                        )),
-                        _ => Some(FeatureId::Face(face)),
+                    let start = if rng.random_bool(0.5) {
+                        VertexId::NONE
+                    } else {
+                        VertexId(rng.random_range(0..hull.vertices.len() as u32))
                     };
-                    hull.local_support_feature_near(&turned, hint, &mut feature);
+                    let previous = Some(FeatureId::Face(face));
+                    hull.support_feature_started(&turned, start, previous, &mut feature);
                     assert_eq!(
                         feature.id,
                         FeatureId::Face(face),
