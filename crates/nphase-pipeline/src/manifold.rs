@@ -7,10 +7,11 @@
 //!    in full, cylinder caps and cone bases as regular polygons —, an edge — a side line of a
 //!    cylinder, cone or capsule — or a vertex, pushed out by the radius of rounded shapes);
 //!    where a curved shape switches between two parts, last frame's part is kept a little past
-//!    the switch, and where two faces of a box tie (a box on its edge), last frame's face
-//!    ([`FeatureMap::local_support_feature_near`]). What the pair query already
+//!    the switch, and where two faces of a box or hull tie (resting on an edge), last frame's
+//!    face ([`FeatureMap::local_support_feature_near`]). What the pair query already
 //!    found is not searched again ([`SupportHints`]): a hull's face that won a separating-axis
-//!    test is that hull's feature, and the other hull's search starts on the support vertex
+//!    test is that hull's feature (unless last frame's face is held over it near a tie: then
+//!    the search runs), and the other hull's search starts on the support vertex
 //!    that measured it; and a hull's face a search found is kept, unsearched, while the
 //!    direction has turned less than the angle certified to keep it the search's answer
 //!    ([`ManifoldHistory::turn_budgets`]). A polytope reports a face; where that face leans
@@ -576,8 +577,9 @@ fn reach_depth<T: Real>(
 /// # Turn budgets
 /// After a search that found a hull's face `f` along `u₀`,
 /// [`ConvexPolyhedron::face_support_allowance`](nphase_shapes::ConvexPolyhedron::face_support_allowance)
-/// gives an angle `Δ` such that the search returns `f` along every direction `u` with
-/// `|u − u₀| ≤ Δ`, from any start; that is the budget. Each later frame measures how far the
+/// gives an angle `Δ` such that the search with `f` for last frame's face returns `f` along
+/// every direction `u` with `|u − u₀| ≤ Δ`, from any start vertex; that is the budget (used
+/// only while last frame's feature is `f`, and the hold near a tie widens it). Each later frame measures how far the
 /// direction turned since the last (`|u_k − u_{k−1}|`, from `last.2`, last frame's direction,
 /// plus a rounding guard) and takes it off; by the triangle inequality `|u_k − u₀|` is at most
 /// the sum taken off, so while the budget stays positive `f` is the search's answer and is
@@ -585,8 +587,8 @@ fn reach_depth<T: Real>(
 /// query's face (which the search is not asked) keeps the budget when that face is `f`.
 /// Budgets are rounded down to [`TURN_UNIT`]. An allowance below two units is stored as
 /// [`UNCERTIFIED`], never used as a budget: while the search finds that face again (a direction
-/// on a Gauss-map edge, where two faces tie, as for separated hulls' edge–edge witnesses) its
-/// allowance is not computed again.
+/// on the Gauss-map edge of two faces too nearly parallel for the hold to widen it, or at a
+/// tied edge's other end) its allowance is not computed again.
 fn supporting_feature<T: Real>(
     shape: &Shape<T>,
     dir: &Vector<T>,
@@ -612,9 +614,7 @@ fn supporting_feature<T: Real>(
     // The query's face is the search's best; the search keeps last frame's face over it
     // within the hold of a tie (then it searches, as it would without the hint).
     let held = |f: u32| match previous {
-        Some(FeatureId::Face(p)) if p != f && (p as usize) < hull.face_count() => {
-            hull.keeps_face_over(p, f, dir)
-        }
+        Some(FeatureId::Face(p)) if p != f => hull.keeps_face_over(p, f, dir),
         _ => false,
     };
     if let Some(f) = face

@@ -635,9 +635,10 @@ impl<T: Real> FeatureMap<T> for ConvexPolyhedron<T> {
     /// next. The climb ends on a support vertex from any start; only where several vertices tie
     /// for the support can the start decide which, and the face is then chosen among those
     /// through it by the same rule — except that a 3-D hull keeps `previous`, a face through
-    /// the support vertex (holding the supporting edge if the chosen face must), while `dir`
-    /// is at most [`FACE_TIE_HOLD`] past the plane where it ties with the chosen face: a hull
-    /// resting on its edge keeps reporting one of the two faces through it under pose noise.
+    /// the support vertex (holding the supporting edge if the chosen face must), while
+    /// [`keeps_face_over`](Self::keeps_face_over) says so — `dir` at most [`FACE_TIE_HOLD`]
+    /// past the plane where it ties with the chosen face: a hull resting on its edge keeps
+    /// reporting one of the two faces through it under pose noise.
     fn local_support_feature_near(
         &self,
         dir: &Vector<T>,
@@ -677,17 +678,22 @@ impl<T: Real> ConvexPolyhedron<T> {
 
     /// Whether face `previous` is kept over face `best` along `dir` by the hysteresis of
     /// [`FeatureMap::local_support_feature_near`]: `n_previous · dir > 0` and `dir` at most
-    /// [`FACE_TIE_HOLD`] past the plane where the two tie. (That the search's best face along
-    /// `dir` is `best`, and `previous` a face through its support vertex, is the caller's.)
-    /// Preconditions: both faces `< self.face_count()`.
+    /// `hold` past the plane where the two tie — `(n_best − n_previous) · dir ≤ hold ×
+    /// |n_best − n_previous| × |dir|`, `hold` being [`FACE_TIE_HOLD`] or a quarter of
+    /// `|n_best − n_previous|` if less (`tie_hold`). (That the search's best face along `dir`
+    /// is `best`, and `previous` a face through its support vertex holding the tied edge if
+    /// `best` does, is the caller's.) `false` when either face is out of range.
     pub fn keeps_face_over(&self, previous: u32, best: u32, dir: &Vector<T>) -> bool {
-        let (n_p, n_b) = (
-            self.planes[previous as usize].normal.into_inner(),
-            self.planes[best as usize].normal.into_inner(),
-        );
+        let (Some(p), Some(b)) = (
+            self.planes.get(previous as usize),
+            self.planes.get(best as usize),
+        ) else {
+            return false;
+        };
+        let (n_p, n_b) = (p.normal.into_inner(), b.normal.into_inner());
+        let gap = (n_b - n_p).norm();
         let along = n_p.dot(dir);
-        along > T::zero()
-            && n_b.dot(dir) - along <= T::lit(FACE_TIE_HOLD) * (n_b - n_p).norm() * dir.norm()
+        along > T::zero() && n_b.dot(dir) - along <= tie_hold(gap) * gap * dir.norm()
     }
 
     /// Face `face` as the [`SupportFeature`] the hull reports along that face's normal: its
@@ -720,15 +726,16 @@ impl<T: Real> ConvexPolyhedron<T> {
     /// of the faces through `v`, the one with the largest `n_g · u` among those holding the
     /// edge `vw` to the first neighbour `w` with `(w − v) · u ≥ −tie |w − v|` (`tie` =
     /// `feature_tie`), if any — or last frame's face `f` instead if it is through `v`, holds
-    /// that edge too, `n_f · u > 0` and `(n_g − n_f) · u ≤ h |n_g − n_f| |u|`, `h` being
-    /// [`FACE_TIE_HOLD`]. Suppose, for all `u` in the ball:
+    /// that edge too, and [`keeps_face_over`](Self::keeps_face_over) says so. Suppose, for all
+    /// `u` in the ball:
     ///
     /// 1. for each vertex `v` of `f` and each neighbour `w` of `v` not on `f`:
     ///    `(w − v) · u < −(tie |w − v| + δ)`, with `δ` the climb's acceptance tolerance
     ///    (`4ε R ‖u‖₁ ≤ 4√3 ε R`, `R` the coordinate bound) plus the rounding of the products;
     /// 2. for each vertex `v` of `f` and each other face `g` through `v`:
-    ///    `(n_f − n_g) · u > −(h − η) |n_f − n_g| + η`, and `n_f · u > η`, with `η` the
-    ///    rounding of the products.
+    ///    `(n_f − n_g) · u > −(h_g − η) |n_f − n_g| + η`, `h_g` being `tie_hold(|n_f − n_g|)`
+    ///    (the hold of [`keeps_face_over`](Self::keeps_face_over)), and `n_f · u > η`, with `η`
+    ///    the rounding of the products.
     ///
     /// Then the climb ends on `f`: it ends on a vertex within `δ` of the true maximum of `x · u`
     /// (its doc), and the vertices at or above any level induce a connected subgraph of a
@@ -740,8 +747,8 @@ impl<T: Real> ConvexPolyhedron<T> {
     /// one, and (2) makes `f` the largest `n_g · u` of the faces through `v` or the face kept
     /// over it. The conditions are linear in `u`: a product `a · u` moves by at most `|a| Δ`
     /// over the ball, so the allowance is, less a rounding guard,
-    /// `Δ = min( (−(w − v) · û − δ) / |w − v| − tie , ((n_f − n_g) · û − η) / |n_f − n_g| + h − η,
-    /// n_f · û − η )`.
+    /// `Δ = min( (−(w − v) · û − δ) / |w − v| − tie , ((n_f − n_g) · û − η) / |n_f − n_g| + h_g
+    /// − η, n_f · û − η )`.
     pub fn face_support_allowance(&self, face: usize, dir: &Vector<T>) -> T {
         let Some(unit) = normalize_robust(dir).map(|u| u.into_inner()) else {
             return T::zero();
@@ -769,7 +776,8 @@ impl<T: Real> ConvexPolyhedron<T> {
             for &g in self.vertex_faces.row(v as usize) {
                 if g as usize != face {
                     let gap = n_f - self.planes[g as usize].normal.into_inner();
-                    let held = (gap.dot(&unit) - eta) / gap.norm() + T::lit(FACE_TIE_HOLD) - eta;
+                    let length = gap.norm();
+                    let held = (gap.dot(&unit) - eta) / length + tie_hold(length) - eta;
                     allowance = Float::min(allowance, held);
                 }
             }
@@ -862,6 +870,15 @@ impl<T: Real> ConvexPolyhedron<T> {
             out.push(self.vertices[v as usize], v);
         }
     }
+}
+
+/// How far past the plane where two faces tie (the unit direction's distance to it) last
+/// frame's face is kept, for faces whose normals are `gap` apart (`|n_b − n_p|`):
+/// [`FACE_TIE_HOLD`], but at most a quarter of `gap` — half-way from the tie plane to the other
+/// face's normal, which lies `gap / 2` past it — so that on a hull whose adjacent faces are
+/// nearly parallel (under about 5.7° apart) a face is never held up to the other one's normal.
+fn tie_hold<T: Real>(gap: T) -> T {
+    Float::min(T::lit(FACE_TIE_HOLD), gap * T::lit(0.25))
 }
 
 #[cfg(test)]

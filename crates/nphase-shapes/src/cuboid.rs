@@ -150,8 +150,9 @@ impl<T: Real> FeatureMap<T> for Cuboid<T> {
     }
 
     /// The face [`local_support_feature`](FeatureMap::local_support_feature) reports, except
-    /// that `previous`, a face of this box, is kept up to [`FACE_TIE_HOLD`](crate::FACE_TIE_HOLD) past the tie with
-    /// the closest — its component along `dir` short of the largest by at most
+    /// that `previous`, a face of this box, is kept up to
+    /// [`FACE_TIE_HOLD`](crate::FACE_TIE_HOLD) past the tie with the closest — its component
+    /// along `dir` positive and short of the largest by at most
     /// `sin(FLAT_FEATURE_ANGLE) × |dir|` (about 1.4° past the tie of two faces, 45° from
     /// each): a box resting on its edge, where the two faces through the edge tie, keeps
     /// reporting one of them under the pose noise.

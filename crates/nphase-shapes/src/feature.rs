@@ -306,10 +306,13 @@ pub const FLAT_FEATURE_ANGLE: f64 = 0.035;
 /// distance to that plane, about 1.4°: `sin(FLAT_FEATURE_ANGLE) / √2`) the face reported last
 /// frame is kept ([`FeatureMap::local_support_feature_near`]): a box or hull resting on its edge,
 /// where the two faces through the edge tie, keeps reporting one of them under pose noise. For
-/// faces `p` (last frame's) and `b` (the closest to `dir`), `p` is kept while
-/// `(n_b − n_p) · dir ≤ FACE_TIE_HOLD × |n_b − n_p| × |dir|` — an angle past the tie the same for
-/// any angle between the faces (for a box's faces, 90° apart: `dir`'s component along `n_p` short
-/// of the largest by at most `sin(FLAT_FEATURE_ANGLE) × |dir|`).
+/// faces `p` (last frame's) and `b` (the closest to `dir`), `p` is kept while `n_p · dir > 0`
+/// and `(n_b − n_p) · dir ≤ FACE_TIE_HOLD × |n_b − n_p| × |dir|` — an angle past the tie the same
+/// for any angle between the faces (for a box's faces, 90° apart: `dir`'s component along `n_p`
+/// short of the largest by at most `sin(FLAT_FEATURE_ANGLE) × |dir|`), and on a hull also only
+/// if `p` is through the support vertex and holds the tied edge where `b` must; a hull's faces
+/// under about 5.7° apart are held at most half-way to the other face's normal
+/// (`ConvexPolyhedron::keeps_face_over`).
 pub const FACE_TIE_HOLD: f64 = 0.024_743_684_783_801_026;
 
 /// `dir` normalised, or the +y axis when `dir` is zero or not finite — the fallback every shape

@@ -665,6 +665,85 @@ fn hull_faces_keep_the_previous_face_near_a_tie() {
     check::<f64>();
 }
 
+/// On a hull whose adjacent faces are nearly parallel (a slab's roof of two faces 2° apart),
+/// last frame's face is held at most half-way from the tie to the other face's normal (about
+/// 0.5° here, not 1.4°), never up to it; and a face's turn allowance in a held state (the
+/// direction past the tie, last frame's face kept) certifies that face for the search that has
+/// it for last frame's, on the ball's boundary too.
+#[test]
+fn hull_faces_are_not_held_up_to_a_nearly_parallel_neighbour() {
+    fn check<T: Real>() {
+        let drop = 1f64.to_radians().tan();
+        let points: Vec<Point<T>> = [
+            [-1.0, -drop, 1.0],
+            [-1.0, -drop, -1.0],
+            [0.0, 0.0, 1.0],
+            [0.0, 0.0, -1.0],
+            [1.0, -drop, 1.0],
+            [1.0, -drop, -1.0],
+            [-1.0, -0.5, 1.0],
+            [-1.0, -0.5, -1.0],
+            [1.0, -0.5, 1.0],
+            [1.0, -0.5, -1.0],
+        ]
+        .iter()
+        .map(|p| Point::from(to_t::<T>(&V::new(p[0], p[1], p[2]))))
+        .collect();
+        let hull = ConvexPolyhedron::from_points(&points).expect("roof");
+        let along = |deg: f64| {
+            let a = deg.to_radians();
+            V::new(a.sin(), a.cos(), 0.0)
+        };
+        let mut out = SupportFeature::default();
+        hull.local_support_feature(&to_t::<T>(&along(-1.0)), &mut out);
+        let left = out.id;
+        hull.local_support_feature(&to_t::<T>(&along(1.0)), &mut out);
+        let right = out.id;
+        assert_ne!(left, right);
+        // The tie is at 0°, the right face's normal 1° past it; the hold is a quarter of
+        // |n_r − n_l| = 2 sin 1°: asin(sin(1°) / 2), about 0.5°.
+        let hold = (1f64.to_radians().sin() / 2.0).asin().to_degrees();
+        for step in 1..=100 {
+            let deg = 0.01 * f64::from(step);
+            if (deg - hold).abs() < 1e-3 {
+                continue;
+            }
+            hull.local_support_feature_near(&to_t::<T>(&along(deg)), Some(left), &mut out);
+            let expected = if deg < hold { left } else { right };
+            assert_eq!(out.id, expected, "{deg}° ({})", precision::<T>());
+        }
+        // Held at 0.3°: its allowance certifies it, for the search with it for last frame's.
+        let FeatureId::Face(face) = left else {
+            panic!("{left:?}")
+        };
+        let d = along(0.3);
+        let allowance = hull
+            .face_support_allowance(face as usize, &to_t::<T>(&d))
+            .as_f64();
+        assert!(allowance > 1e-3, "{allowance} ({})", precision::<T>());
+        let mut rng = rng(31);
+        for k in 0..200 {
+            let side = d.cross(&random_unit(&mut rng)).normalize();
+            let r = if k % 2 == 0 {
+                1.0
+            } else {
+                rng.random_range(0.0..1.0)
+            };
+            let angle = 2.0 * (r * allowance / 2.0).asin();
+            let turned = d * angle.cos() + side * angle.sin();
+            hull.support_feature_started(&to_t::<T>(&turned), VertexId::NONE, Some(left), &mut out);
+            assert_eq!(
+                out.id,
+                left,
+                "turned {r} of {allowance} ({})",
+                precision::<T>()
+            );
+        }
+    }
+    check::<f32>();
+    check::<f64>();
+}
+
 /// Cones: the base polygon when its normal is closer to the direction than the slant line's
 /// normal in the direction's azimuth, else that slant line (apex to rim).
 #[test]

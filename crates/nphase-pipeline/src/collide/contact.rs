@@ -122,9 +122,10 @@ const _: () = assert!(size_of::<PairOutcome<f64>>() <= 160);
 /// along `n`, B's along `−n`), per shape `[A, B]`, in each shape's own numbering (a hull's
 /// face and vertex ids, [`ConvexPolyhedron`](nphase_shapes::ConvexPolyhedron)).
 ///
-/// [`build_manifold`](crate::build_manifold) takes a known face as the shape's feature and
-/// starts the search for the other one on the vertex, for hulls (other shapes' searches are a
-/// few comparisons: they search as before). The default knows nothing.
+/// [`build_manifold`](crate::build_manifold) takes a known face as the shape's feature (unless
+/// the pair's last face is held over it near a tie, then it searches) and starts the search for
+/// the other one on the vertex, for hulls (other shapes' searches are a few comparisons: they
+/// search as before). The default knows nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SupportHints {
     /// The face that supports the shape along the normal, when the query proved it: the
