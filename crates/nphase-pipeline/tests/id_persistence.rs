@@ -8,7 +8,8 @@
 //! Checks per frame:
 //!
 //! * **no flicker**: every point whose nearest point of the previous frame is within 1 cm
-//!   (A's frame, unit-sized shapes) has that point's id;
+//!   (A's frame, unit-sized shapes) has that point's id, or that id is still in the manifold
+//!   (a new point appearing next to one that kept its id, as the engine's census counts);
 //! * **ids mean something**: the features an id names are where the point is — A's feature
 //!   contains the point on A, B's the point on B (within the id rule's tolerance
 //!   `FEATURE_SNAP × size`, doubled by its hysteresis);
@@ -145,7 +146,9 @@ fn run(
             });
             if let Some(q) = nearest.filter(|q| (q.local_point1 - p.local_point1).norm() <= NEAR) {
                 out.compared += 1;
-                if q.id != p.id {
+                // Renamed: last frame's point is gone under its id (a new point next to one
+                // that kept its id is a new point, not a rename).
+                if q.id != p.id && manifold.points.iter().all(|m| m.id != q.id) {
                     out.flickers
                         .push(format!("frame {frame}: {} became {}", q.id, p.id));
                 }
