@@ -310,26 +310,11 @@ pub struct ManifoldWorkspace<T: Real> {
     /// features and planes stay as they are, for the ids).
     witness: WitnessWorkspace<T>,
     candidates: Vec<PointCandidate<T>>,
-    heirs: Vec<Heir<T>>,
     taken: Vec<bool>,
     /// The candidates' clipping labels, and which are to take them back
     /// ([`keep_labels_of_places_apart`]), in the candidates' order.
     labels: Vec<ContactId>,
     apart: Vec<bool>,
-    /// The candidates' ids, sorted ([`ids_distinct`]).
-    ids: Vec<ContactId>,
-}
-
-/// A point of this frame that may keep the id of a point of last frame's (see
-/// [`name_candidates`]).
-#[derive(Clone, Copy, Debug)]
-struct Heir<T> {
-    /// Squared distance between the two points (A's frame).
-    distance2: T,
-    /// Index into last frame's points.
-    previous: usize,
-    /// Index into the candidates.
-    candidate: usize,
 }
 
 /// A candidate point in A's frame.
@@ -1285,9 +1270,11 @@ fn name_candidates<T: Real>(
         ),
         None => (usize::MAX, Point::origin(), Point::origin()),
     };
-    ws.heirs.clear();
+    // Each candidate inherits from the nearest on A of last frame's points that may name it (of
+    // equally near ones, the first of last frame's), whether or not another candidate does.
     ws.labels.clear();
-    for (k, c) in ws.candidates.iter().enumerate() {
+    ws.taken.clear();
+    for (k, c) in ws.candidates.iter_mut().enumerate() {
         let (raw_a, raw_b) = (c.id.a(), c.id.b());
         ws.labels.push(c.id);
         let (named1, named2) = named_at(k, c, &witness_named);
@@ -1296,32 +1283,20 @@ fn name_candidates<T: Real>(
             let (dx, dy, dz) = (on_a[0][i] - p.x, on_a[1][i] - p.y, on_a[2][i] - p.z);
             dx * dx + dy * dy + dz * dz
         });
+        let mut heir: Option<(T, usize)> = None;
         for (i, ((_, point2, a, b), &distance2)) in previous.iter().zip(&distances2).enumerate() {
             let close = distance2 <= reach2 && (point2 - c.point2).norm_squared() <= reach2;
             if close
+                && heir.is_none_or(|(nearest2, _)| distance2 < nearest2)
                 && may_name(*a, raw_a, named1, &ws.feature1, reach2)
                 && may_name(*b, raw_b, named2, &ws.feature2, reach2)
             {
-                ws.heirs.push(Heir {
-                    distance2,
-                    previous: i,
-                    candidate: k,
-                });
+                heir = Some((distance2, i));
             }
         }
-    }
-    // A stable sort: ties keep the candidates' order (the clipping's), then last frame's.
-    ws.heirs.sort_by(|x, y| {
-        x.distance2
-            .partial_cmp(&y.distance2)
-            .unwrap_or(core::cmp::Ordering::Equal)
-    });
-    ws.taken.clear();
-    ws.taken.resize(ws.candidates.len(), false);
-    for h in &ws.heirs {
-        if !ws.taken[h.candidate] {
-            ws.taken[h.candidate] = true;
-            ws.candidates[h.candidate].id = input.previous[h.previous].id;
+        ws.taken.push(heir.is_some());
+        if let Some((_, i)) = heir {
+            c.id = input.previous[i].id;
         }
     }
     // Candidates beyond the prediction that inherit nothing are dropped (`build_manifold`).
@@ -1336,7 +1311,7 @@ fn name_candidates<T: Real>(
         );
     }
     // Ids all different leave no two named alike: nothing to take back.
-    let distinct = ids_distinct(&ws.candidates, &mut ws.ids);
+    let distinct = ids_distinct(&ws.candidates);
     if distinct {
         return true;
     }
@@ -1455,12 +1430,12 @@ fn keep_labels_of_places_apart<T: Real>(
     }
 }
 
-/// Whether no two candidates have the same id (`ids`: scratch space).
-fn ids_distinct<T: Real>(candidates: &[PointCandidate<T>], ids: &mut Vec<ContactId>) -> bool {
-    ids.clear();
-    ids.extend(candidates.iter().map(|c| c.id));
-    ids.sort_unstable();
-    ids.windows(2).all(|w| w[0] != w[1])
+/// Whether no two candidates have the same id (pairwise: a handful of candidates).
+fn ids_distinct<T: Real>(candidates: &[PointCandidate<T>]) -> bool {
+    candidates
+        .iter()
+        .enumerate()
+        .all(|(i, c)| candidates[i + 1..].iter().all(|d| d.id != c.id))
 }
 
 /// Whether the clipping label `label` is an incident edge's crossing of a side plane it runs
