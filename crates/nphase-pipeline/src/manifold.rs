@@ -1167,11 +1167,13 @@ fn round_gap_at<T: Real>(
 }
 
 /// How far `other` lies beyond face `face` along the face's normal: the smallest height of its
-/// vertices above the face's plane (negative when it reaches below).
+/// vertices above the face's plane (negative when it reaches below). A NaN height is passed
+/// over (`h < m` is false for it), as `Float::min` does.
 fn separation<T: Real>(face: &SupportFeature<T>, other: &SupportFeature<T>) -> T {
     let (origin, normal) = (face.vertices[0], face.normal.into_inner());
     other.vertices.iter().fold(T::infinity(), |m, v| {
-        Float::min(m, (v - origin).dot(&normal))
+        let h = (v - origin).dot(&normal);
+        if h < m { h } else { m }
     })
 }
 
@@ -1226,30 +1228,19 @@ fn name_candidates<T: Real>(
                 own_feature(raw, p, feature, tau2)
             }
         };
-    // Last frame's points with their B side in A's frame (a rigid motion keeps distances) and
-    // their ids' two features, once.
-    let previous: ArrayVec<_, MAX_MANIFOLD_POINTS> = input
-        .previous
-        .iter()
-        .map(|p| {
-            (
-                p.local_point1,
-                input.pos12 * p.local_point2,
-                p.id.a(),
-                p.id.b(),
-            )
-        })
-        .collect();
     // Candidates still carry their clipping labels (`raw`) here; a candidate that inherits an
     // id is not named by the rule (its own name would be overwritten), so the rule runs last,
     // on the others.
-    // Their points on A coordinate by coordinate (the slots of absent points infinitely far),
-    // so that a candidate's distances to all of them are computed together.
+    // Last frame's points, once: on A coordinate by coordinate (the slots of absent points
+    // infinitely far), so that a candidate's distances to all of them are computed together,
+    // and on B in A's frame (a rigid motion keeps distances).
     let mut on_a = [[T::infinity(); MAX_MANIFOLD_POINTS]; 3];
-    for (i, (point1, ..)) in previous.iter().enumerate() {
-        for (axis, x) in on_a.iter_mut().zip(point1.coords.iter()) {
+    let mut on_b = [Point::origin(); MAX_MANIFOLD_POINTS];
+    for (i, p) in input.previous.iter().take(MAX_MANIFOLD_POINTS).enumerate() {
+        for (axis, x) in on_a.iter_mut().zip(p.local_point1.coords.iter()) {
             axis[i] = *x;
         }
+        on_b[i] = input.pos12 * p.local_point2;
     }
     let n = input.contact.normal.into_inner();
     let shift = |shape: &Shape<T>, feature: &SupportFeature<T>, outward: Vector<T>| {
@@ -1275,7 +1266,6 @@ fn name_candidates<T: Real>(
     ws.labels.clear();
     ws.taken.clear();
     for (k, c) in ws.candidates.iter_mut().enumerate() {
-        let (raw_a, raw_b) = (c.id.a(), c.id.b());
         ws.labels.push(c.id);
         let (named1, named2) = named_at(k, c, &witness_named);
         let p = &c.point1;
@@ -1284,12 +1274,13 @@ fn name_candidates<T: Real>(
             dx * dx + dy * dy + dz * dz
         });
         let mut heir: Option<(T, usize)> = None;
-        for (i, ((_, point2, a, b), &distance2)) in previous.iter().zip(&distances2).enumerate() {
+        let last = input.previous.iter().zip(&on_b).zip(&distances2);
+        for (i, ((p, point2), &distance2)) in last.enumerate() {
             let close = distance2 <= reach2 && (point2 - c.point2).norm_squared() <= reach2;
             if close
                 && heir.is_none_or(|(nearest2, _)| distance2 < nearest2)
-                && may_name(*a, raw_a, named1, &ws.feature1, reach2)
-                && may_name(*b, raw_b, named2, &ws.feature2, reach2)
+                && may_name(p.id.a(), c.id.a(), named1, &ws.feature1, reach2)
+                && may_name(p.id.b(), c.id.b(), named2, &ws.feature2, reach2)
             {
                 heir = Some((distance2, i));
             }
@@ -1330,8 +1321,8 @@ fn name_candidates<T: Real>(
         input
             .previous
             .iter()
-            .position(|p| p.id == id)
-            .map(|i| previous[i].0)
+            .find(|p| p.id == id)
+            .map(|p| p.local_point1)
     };
     keep_labels_of_places_apart(
         &mut ws.candidates,
@@ -1701,16 +1692,16 @@ fn merge_into_earlier<T: Real>(
 }
 
 /// A length for the tolerances: the larger distance of a feature vertex from the first one.
+/// The first vertex itself is left out (0 from itself, or NaN, which the maximum passes over
+/// either way), and so is a NaN distance: `d > m` is false for it, as `Float::max` ignores it.
 fn extent<T: Real>(feature: &SupportFeature<T>) -> T {
-    let first = feature
-        .vertices
-        .first()
-        .copied()
-        .unwrap_or_else(Point::origin);
-    let far2 = feature
-        .vertices
-        .iter()
-        .fold(T::zero(), |m, p| Float::max(m, (p - first).norm_squared()));
+    let Some((first, rest)) = feature.vertices.split_first() else {
+        return T::zero();
+    };
+    let far2 = rest.iter().fold(T::zero(), |m, p| {
+        let d = (p - first).norm_squared();
+        if d > m { d } else { m }
+    });
     Float::sqrt(far2)
 }
 
