@@ -189,7 +189,15 @@ fn cut_one_run<T: Real>(
     let mut leave = crossing(&polygon[before], &polygon[start], d(before), d(start), cut);
     leave.edge = Along::Side(cut.k as u8);
     let enter = crossing(&polygon[last_out], &polygon[end], d(last_out), d(end), cut);
-    polygon.splice(start..end, [leave, enter]);
+    // The run's first slot takes the leaving crossing, the next one the entering crossing (a
+    // slot made for it where the run is one vertex), and the rest of the run goes.
+    polygon[start] = leave;
+    if end == start + 1 {
+        polygon.insert(end, enter);
+    } else {
+        polygon[start + 1] = enter;
+        polygon.drain(start + 2..end);
+    }
     true
 }
 

@@ -311,26 +311,11 @@ pub struct ManifoldWorkspace<T: Real> {
     /// features and planes stay as they are, for the ids).
     witness: WitnessWorkspace<T>,
     candidates: Vec<PointCandidate<T>>,
-    heirs: Vec<Heir<T>>,
     taken: Vec<bool>,
     /// The candidates' clipping labels, and which are to take them back
     /// ([`keep_labels_of_places_apart`]), in the candidates' order.
     labels: Vec<ContactId>,
     apart: Vec<bool>,
-    /// The candidates' ids, sorted ([`ids_distinct`]).
-    ids: Vec<ContactId>,
-}
-
-/// A point of this frame that may keep the id of a point of last frame's (see
-/// [`name_candidates`]).
-#[derive(Clone, Copy, Debug)]
-struct Heir<T> {
-    /// Squared distance between the two points (A's frame).
-    distance2: T,
-    /// Index into last frame's points.
-    previous: usize,
-    /// Index into the candidates.
-    candidate: usize,
 }
 
 /// A candidate point in A's frame.
@@ -1182,11 +1167,13 @@ fn round_gap_at<T: Real>(
 }
 
 /// How far `other` lies beyond face `face` along the face's normal: the smallest height of its
-/// vertices above the face's plane (negative when it reaches below).
+/// vertices above the face's plane (negative when it reaches below). A NaN height is passed
+/// over (`h < m` is false for it), as `Float::min` does.
 fn separation<T: Real>(face: &SupportFeature<T>, other: &SupportFeature<T>) -> T {
     let (origin, normal) = (face.vertices[0], face.normal.into_inner());
     other.vertices.iter().fold(T::infinity(), |m, v| {
-        Float::min(m, (v - origin).dot(&normal))
+        let h = (v - origin).dot(&normal);
+        if h < m { h } else { m }
     })
 }
 
@@ -1241,30 +1228,19 @@ fn name_candidates<T: Real>(
                 own_feature(raw, p, feature, tau2)
             }
         };
-    // Last frame's points with their B side in A's frame (a rigid motion keeps distances) and
-    // their ids' two features, once.
-    let previous: ArrayVec<_, MAX_MANIFOLD_POINTS> = input
-        .previous
-        .iter()
-        .map(|p| {
-            (
-                p.local_point1,
-                input.pos12 * p.local_point2,
-                p.id.a(),
-                p.id.b(),
-            )
-        })
-        .collect();
     // Candidates still carry their clipping labels (`raw`) here; a candidate that inherits an
     // id is not named by the rule (its own name would be overwritten), so the rule runs last,
     // on the others.
-    // Their points on A coordinate by coordinate (the slots of absent points infinitely far),
-    // so that a candidate's distances to all of them are computed together.
+    // Last frame's points, once: on A coordinate by coordinate (the slots of absent points
+    // infinitely far), so that a candidate's distances to all of them are computed together,
+    // and on B in A's frame (a rigid motion keeps distances).
     let mut on_a = [[T::infinity(); MAX_MANIFOLD_POINTS]; 3];
-    for (i, (point1, ..)) in previous.iter().enumerate() {
-        for (axis, x) in on_a.iter_mut().zip(point1.coords.iter()) {
+    let mut on_b = [Point::origin(); MAX_MANIFOLD_POINTS];
+    for (i, p) in input.previous.iter().take(MAX_MANIFOLD_POINTS).enumerate() {
+        for (axis, x) in on_a.iter_mut().zip(p.local_point1.coords.iter()) {
             axis[i] = *x;
         }
+        on_b[i] = input.pos12 * p.local_point2;
     }
     let n = input.contact.normal.into_inner();
     let shift = |shape: &Shape<T>, feature: &SupportFeature<T>, outward: Vector<T>| {
@@ -1285,10 +1261,11 @@ fn name_candidates<T: Real>(
         ),
         None => (usize::MAX, Point::origin(), Point::origin()),
     };
-    ws.heirs.clear();
+    // Each candidate inherits from the nearest on A of last frame's points that may name it (of
+    // equally near ones, the first of last frame's), whether or not another candidate does.
     ws.labels.clear();
-    for (k, c) in ws.candidates.iter().enumerate() {
-        let (raw_a, raw_b) = (c.id.a(), c.id.b());
+    ws.taken.clear();
+    for (k, c) in ws.candidates.iter_mut().enumerate() {
         ws.labels.push(c.id);
         let (named1, named2) = named_at(k, c, &witness_named);
         let p = &c.point1;
@@ -1296,32 +1273,21 @@ fn name_candidates<T: Real>(
             let (dx, dy, dz) = (on_a[0][i] - p.x, on_a[1][i] - p.y, on_a[2][i] - p.z);
             dx * dx + dy * dy + dz * dz
         });
-        for (i, ((_, point2, a, b), &distance2)) in previous.iter().zip(&distances2).enumerate() {
+        let mut heir: Option<(T, usize)> = None;
+        let last = input.previous.iter().zip(&on_b).zip(&distances2);
+        for (i, ((p, point2), &distance2)) in last.enumerate() {
             let close = distance2 <= reach2 && (point2 - c.point2).norm_squared() <= reach2;
             if close
-                && may_name(*a, raw_a, named1, &ws.feature1, reach2)
-                && may_name(*b, raw_b, named2, &ws.feature2, reach2)
+                && heir.is_none_or(|(nearest2, _)| distance2 < nearest2)
+                && may_name(p.id.a(), c.id.a(), named1, &ws.feature1, reach2)
+                && may_name(p.id.b(), c.id.b(), named2, &ws.feature2, reach2)
             {
-                ws.heirs.push(Heir {
-                    distance2,
-                    previous: i,
-                    candidate: k,
-                });
+                heir = Some((distance2, i));
             }
         }
-    }
-    // A stable sort: ties keep the candidates' order (the clipping's), then last frame's.
-    ws.heirs.sort_by(|x, y| {
-        x.distance2
-            .partial_cmp(&y.distance2)
-            .unwrap_or(core::cmp::Ordering::Equal)
-    });
-    ws.taken.clear();
-    ws.taken.resize(ws.candidates.len(), false);
-    for h in &ws.heirs {
-        if !ws.taken[h.candidate] {
-            ws.taken[h.candidate] = true;
-            ws.candidates[h.candidate].id = input.previous[h.previous].id;
+        ws.taken.push(heir.is_some());
+        if let Some((_, i)) = heir {
+            c.id = input.previous[i].id;
         }
     }
     // Candidates beyond the prediction that inherit nothing are dropped (`build_manifold`).
@@ -1336,7 +1302,7 @@ fn name_candidates<T: Real>(
         );
     }
     // Ids all different leave no two named alike: nothing to take back.
-    let distinct = ids_distinct(&ws.candidates, &mut ws.ids);
+    let distinct = ids_distinct(&ws.candidates);
     if distinct {
         return true;
     }
@@ -1355,8 +1321,8 @@ fn name_candidates<T: Real>(
         input
             .previous
             .iter()
-            .position(|p| p.id == id)
-            .map(|i| previous[i].0)
+            .find(|p| p.id == id)
+            .map(|p| p.local_point1)
     };
     keep_labels_of_places_apart(
         &mut ws.candidates,
@@ -1455,12 +1421,12 @@ fn keep_labels_of_places_apart<T: Real>(
     }
 }
 
-/// Whether no two candidates have the same id (`ids`: scratch space).
-fn ids_distinct<T: Real>(candidates: &[PointCandidate<T>], ids: &mut Vec<ContactId>) -> bool {
-    ids.clear();
-    ids.extend(candidates.iter().map(|c| c.id));
-    ids.sort_unstable();
-    ids.windows(2).all(|w| w[0] != w[1])
+/// Whether no two candidates have the same id (pairwise: a handful of candidates).
+fn ids_distinct<T: Real>(candidates: &[PointCandidate<T>]) -> bool {
+    candidates
+        .iter()
+        .enumerate()
+        .all(|(i, c)| candidates[i + 1..].iter().all(|d| d.id != c.id))
 }
 
 /// Whether the clipping label `label` is an incident edge's crossing of a side plane it runs
@@ -1726,16 +1692,16 @@ fn merge_into_earlier<T: Real>(
 }
 
 /// A length for the tolerances: the larger distance of a feature vertex from the first one.
+/// The first vertex itself is left out (0 from itself, or NaN, which the maximum passes over
+/// either way), and so is a NaN distance: `d > m` is false for it, as `Float::max` ignores it.
 fn extent<T: Real>(feature: &SupportFeature<T>) -> T {
-    let first = feature
-        .vertices
-        .first()
-        .copied()
-        .unwrap_or_else(Point::origin);
-    let far2 = feature
-        .vertices
-        .iter()
-        .fold(T::zero(), |m, p| Float::max(m, (p - first).norm_squared()));
+    let Some((first, rest)) = feature.vertices.split_first() else {
+        return T::zero();
+    };
+    let far2 = rest.iter().fold(T::zero(), |m, p| {
+        let d = (p - first).norm_squared();
+        if d > m { d } else { m }
+    });
     Float::sqrt(far2)
 }
 

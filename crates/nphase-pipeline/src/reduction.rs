@@ -79,9 +79,16 @@ pub(crate) fn reduce_to_four<T: Real, C: Candidate<T> + Copy>(
             chosen.push(fourth);
         }
     }
-    let kept: arrayvec::ArrayVec<C, 4> = chosen.iter().map(|&i| points[i]).collect();
-    points.clear();
-    points.extend(kept);
+    // The chosen points to the front, in their order, in place: slot j takes the point chosen
+    // j-th; one that an earlier slot displaced went to where that slot's point was, and so on.
+    for (j, &chosen_j) in chosen.iter().enumerate() {
+        let mut i = chosen_j;
+        while i < j {
+            i = chosen[i];
+        }
+        points.swap(j, i);
+    }
+    points.truncate(chosen.len());
 }
 
 /// The deepest point, or of the persisted points within `depth_tie` of it the one that came
