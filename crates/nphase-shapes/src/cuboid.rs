@@ -5,8 +5,8 @@ use num_traits::Float;
 
 use crate::error::check_lengths;
 use crate::{
-    FLAT_FEATURE_ANGLE, FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap,
-    SupportVertex, VertexId,
+    FACE_TIE_HOLD, FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap, SupportVertex,
+    VertexId,
 };
 
 /// An axis-aligned box centred on the local origin.
@@ -151,9 +151,9 @@ impl<T: Real> FeatureMap<T> for Cuboid<T> {
 
     /// The face [`local_support_feature`](FeatureMap::local_support_feature) reports, except
     /// that `previous`, a face of this box, is kept up to
-    /// [`FACE_TIE_HOLD`](crate::FACE_TIE_HOLD) past the tie with the closest — its component
-    /// along `dir` positive and short of the largest by at most
-    /// `sin(FLAT_FEATURE_ANGLE) × |dir|` (about 1.4° past the tie of two faces, 45° from
+    /// [`FACE_TIE_HOLD`] past the tie with the closest — its component along `dir` positive
+    /// and short of the largest by at most `FACE_TIE_HOLD × √2 × |dir|` (`√2` being
+    /// `|n_b − n_p|` for two faces of a box; about 1.4° past the tie of two faces, 45° from
     /// each): a box resting on its edge, where the two faces through the edge tie, keeps
     /// reporting one of them under the pose noise.
     fn local_support_feature_near(
@@ -165,7 +165,7 @@ impl<T: Real> FeatureMap<T> for Cuboid<T> {
         if let Some(FeatureId::Face(face @ 0..6)) = previous {
             let axis = face as usize / 2;
             let along = if face % 2 == 1 { -dir[axis] } else { dir[axis] };
-            let slack = Float::sin(T::lit(FLAT_FEATURE_ANGLE)) * dir.norm();
+            let slack = T::lit(FACE_TIE_HOLD * core::f64::consts::SQRT_2) * dir.norm();
             if along > T::zero() && along >= dir.amax() - slack {
                 self.face_feature(face, out);
                 return;
