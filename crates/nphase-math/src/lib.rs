@@ -13,6 +13,7 @@
 //!   ACM ToG 36(3), 2017). GJK's sub-algorithm.
 //! * [`basis`] — robust perpendiculars and orthonormal bases (Duff et al., *Building an
 //!   Orthonormal Basis, Revisited*, JCGT 2017).
+//! * [`closest_on_segment`], [`segment_distance2`] — the point of a segment closest to a point.
 //!
 //! ## Conventions
 //! Right-handed coordinates; lengths in the caller's units. Functions never divide by a
@@ -26,10 +27,12 @@
 
 pub mod basis;
 mod real;
+mod segment;
 pub mod signed_volumes;
 
 pub use basis::{any_unit_perpendicular, normalize_robust, orthonormal_basis};
 pub use real::{InputRange, Real, SMALL_ON_LARGE_RATIO, Tolerances};
+pub use segment::{closest_on_segment, segment_distance2};
 pub use signed_volumes::{SimplexProjection, closest_point_to_origin};
 
 /// Re-export of the nalgebra version nphase is built on (0.34, as parry3d 0.25).

@@ -71,10 +71,14 @@
 //! `τ = `[`FEATURE_SNAP`]` × size`. The rule has hysteresis: a point keeps last frame's id while
 //! the features it names are within `2τ` of it and it is within `2τ` of where last frame's
 //! point with that id was, on both shapes (on A in A's frame, on B in B's frame): it is the
-//! same point seen again, not another point of the same features — an id that names two faces (the
-//! witness of a deep face-on-face overlap) would otherwise name every point of the next frame's
-//! clipped polygon, and these, one id, would merge into one point for good. Two points that come
-//! out with the same id are one point (the deepest is kept, or, of those within
+//! same point seen again, not another point of the same features — an id that names two faces
+//! (the witness of a deep face-on-face overlap) would otherwise name every point of the next
+//! frame's clipped polygon, and these, one id, would merge into one point for good. A feature of
+//! last frame's id that this frame's supporting feature does not hold is measured on the shape
+//! itself ([`FeatureMap::local_feature_distance`]): where a curved shape's feature switches part
+//! (a cone's base polygon and its slant line meet at the rim, and a box corner there goes out
+//! through either), a point on the rim keeps the name it had under the other part. Two points
+//! that come out with the same id are one point (the deepest is kept, or, of those within
 //! [`DEPTH_HYSTERESIS`] × the smaller feature's size of it, the one nearest last frame's point with
 //! the id: `merge_equal_ids`) — except two clipped points more than `τ` apart (an edge cutting a
 //! face's corner off by a short chord, both ends within `τ` of the corner, or such ends, one point
@@ -92,7 +96,9 @@
 //! feature vertex from its first vertex).
 
 use arrayvec::ArrayVec;
-use nphase_math::{Isometry, Point, Real, UnitVector, Vector};
+use nphase_math::{
+    Isometry, Point, Real, UnitVector, Vector, closest_on_segment, segment_distance2,
+};
 use nphase_shapes::{FLAT_FEATURE_ANGLE, FeatureId, FeatureMap, Shape, SupportFeature, VertexId};
 use num_traits::Float;
 
@@ -991,13 +997,6 @@ fn clip_features<T: Real>(
     Some(side)
 }
 
-/// The point of segment `ab` closest to `p` (`a` for a degenerate segment).
-fn closest_on_segment<T: Real>(a: &Point<T>, b: &Point<T>, p: &Point<T>) -> Point<T> {
-    let edge = b - a;
-    let t = (p - a).dot(&edge) / edge.norm_squared();
-    a + edge * Float::min(Float::max(t, T::zero()), T::one())
-}
-
 /// How round an edge is, for choosing the reference of crossed edges: the mean distance of its
 /// ends from the axis its surface turns about ([`SupportFeature::round_axis`]); 0 for a sharp
 /// edge.
@@ -1279,8 +1278,10 @@ fn name_candidates<T: Real>(
             let close = distance2 <= reach2 && (point2 - c.point2).norm_squared() <= reach2;
             if close
                 && heir.is_none_or(|(nearest2, _)| distance2 < nearest2)
-                && may_name(p.id.a(), c.id.a(), named1, &ws.feature1, reach2)
-                && may_name(p.id.b(), c.id.b(), named2, &ws.feature2, reach2)
+                && (may_name(p.id.a(), c.id.a(), named1, &ws.feature1, reach2)
+                    || placed_within((input.shape1, None), p.id.a(), named1, reach2))
+                && (may_name(p.id.b(), c.id.b(), named2, &ws.feature2, reach2)
+                    || placed_within((input.shape2, Some(input.pos12)), p.id.b(), named2, reach2))
             {
                 heir = Some((distance2, i));
             }
@@ -1581,6 +1582,25 @@ fn may_name<T: Real>(
     }
 }
 
+/// Whether `shape` places its feature `f` within `sqrt(reach2)` of `p` (A's frame; `pose`: the
+/// shape's pose in it, `None` for A itself; [`FeatureMap::local_feature_distance`]): last
+/// frame's feature of a point on the other part of a curved surface than this frame's
+/// supporting feature (a cylinder's cap polygon vertex and its side line's end at one place on
+/// the rim) names it while that near. Kept out of line: most frames never ask.
+#[cold]
+#[inline(never)]
+fn placed_within<T: Real>(
+    (shape, pose): (&Shape<T>, Option<&Isometry<T>>),
+    f: FeatureId,
+    p: &Point<T>,
+    reach2: T,
+) -> bool {
+    let local = pose.map_or(*p, |pose| pose.inverse_transform_point(p));
+    shape
+        .local_feature_distance(f, &local)
+        .is_some_and(|d| d * d <= reach2)
+}
+
 /// The places of the two ends of edge `k` of a feature with `n` vertices (edge `k` runs from
 /// vertex `k` to the next, the last one closing the loop).
 fn edge_ends(k: usize, n: usize) -> [usize; 2] {
@@ -1597,11 +1617,6 @@ fn distance2_within<T: Real>(a: &Point<T>, b: &Point<T>, limit2: T) -> Option<T>
     }
     let d2 = (a - b).norm_squared();
     (d2 <= limit2).then_some(d2)
-}
-
-/// The squared distance from `p` to the segment `[a, b]`.
-fn segment_distance2<T: Real>(a: &Point<T>, b: &Point<T>, p: &Point<T>) -> T {
-    (closest_on_segment(a, b, p) - p).norm_squared()
 }
 
 /// Removes every candidate within `radius` of an earlier one (keeping the deeper of the two in

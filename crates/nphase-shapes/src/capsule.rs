@@ -6,6 +6,7 @@ use crate::error::check_lengths;
 use crate::feature::unit_or_y;
 use crate::segment::{segment_feature, side_lean};
 use crate::{FeatureId, FeatureMap, Segment, ShapeError, SupportFeature, SupportMap};
+use num_traits::Float;
 
 /// All points within `radius` of the segment from `(0, −half_height, 0)` to
 /// `(0, half_height, 0)` (parry3d's `Capsule::new_y`). Its core is that segment; vertex 0 is the
@@ -85,5 +86,11 @@ impl<T: Real> FeatureMap<T> for Capsule<T> {
         let segment = self.segment();
         segment_feature(segment.a(), segment.b(), &dir, side_lean(previous), out);
         out.push_out(self.radius);
+    }
+
+    /// The core segment's features, less the radius (a magnitude).
+    fn local_feature_distance(&self, id: FeatureId, p: &Point<T>) -> Option<T> {
+        let core = self.segment().local_feature_distance(id, p)?;
+        Some(Float::abs(core - self.radius))
     }
 }

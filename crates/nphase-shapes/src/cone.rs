@@ -2,12 +2,13 @@
 
 use nphase_math::{Point, Real, UnitVector, Vector};
 
-use crate::cylinder::{DISC_POLYGON_VERTICES, disc_polygon, radial_unit};
+use crate::cylinder::{DISC_POLYGON_VERTICES, disc_polygon, disc_vertex, radial_unit};
 use crate::error::check_lengths;
 use crate::feature::{FEATURE_HYSTERESIS, RoundAxis, lean, unit_or_y};
 use crate::{
     FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap, SupportVertex, VertexId,
 };
+use nphase_math::segment_distance2;
 use num_traits::Float;
 
 /// The convex hull of the apex `(0, half_height, 0)` and the base disc of `radius` at
@@ -123,6 +124,33 @@ impl<T: Real> FeatureMap<T> for Cone<T> {
             lean(previous, FeatureId::Face(0), FeatureId::Edge(0)),
             out,
         );
+    }
+
+    /// The apex, and the base polygon's vertices and edges, where they are; the slant line
+    /// (edge 0) is the slant surface, its rim end (vertex `N + 1`) the base's rim circle; the
+    /// base (face 0) its disc.
+    fn local_feature_distance(&self, id: FeatureId, p: &Point<T>) -> Option<T> {
+        let n = DISC_POLYGON_VERTICES;
+        let (h, r) = (self.half_height, self.radius);
+        let radial = Float::hypot(p.x, p.z);
+        let base = |k: u32| disc_vertex(r, -h, k % n);
+        match id {
+            FeatureId::Vertex(0) => Some((p - self.apex()).norm()),
+            FeatureId::Vertex(v) if v <= n => Some((p - base(v - 1)).norm()),
+            FeatureId::Vertex(v) if v == n + 1 => Some(Float::hypot(radial - r, p.y + h)),
+            // The slant surface is the slant line turned about y: the distance within p's
+            // half-plane through the axis, from (radial, y) to the line from apex to rim.
+            FeatureId::Edge(0) => Some(Float::sqrt(segment_distance2(
+                &Point::new(T::zero(), h, T::zero()),
+                &Point::new(r, -h, T::zero()),
+                &Point::new(radial, p.y, T::zero()),
+            ))),
+            FeatureId::Edge(e) if e <= n => {
+                Some(Float::sqrt(segment_distance2(&base(e - 1), &base(e), p)))
+            }
+            FeatureId::Face(0) => Some(Float::hypot(Float::max(radial - r, T::zero()), p.y + h)),
+            _ => None,
+        }
     }
 }
 

@@ -13,7 +13,7 @@
 //! ([`ConvexPolyhedron::edge_id`], [`ConvexPolyhedron::edge_vertices`]).
 
 use arrayvec::ArrayVec;
-use nphase_math::{Point, Real, UnitVector, Vector, normalize_robust};
+use nphase_math::{Point, Real, UnitVector, Vector, normalize_robust, segment_distance2};
 use num_traits::Float;
 
 use crate::convex_hull::{Csr, convex_hull};
@@ -646,6 +646,33 @@ impl<T: Real> FeatureMap<T> for ConvexPolyhedron<T> {
         out: &mut SupportFeature<T>,
     ) {
         self.support_feature_started(dir, VertexId::NONE, previous, out);
+    }
+
+    /// A solid hull's vertices, edges and faces (their indices, as in its supporting features)
+    /// where they are; a flat or degenerate hull places none.
+    fn local_feature_distance(&self, id: FeatureId, p: &Point<T>) -> Option<T> {
+        if self.dimension() < 3 {
+            return None;
+        }
+        let vertex = |i: u32| self.vertices.get(i as usize).copied();
+        match id {
+            FeatureId::Vertex(i) => Some((p - vertex(i)?).norm()),
+            FeatureId::Edge(e) => {
+                let (a, b) = self.edge_vertices(e)?;
+                Some(Float::sqrt(segment_distance2(&vertex(a)?, &vertex(b)?, p)))
+            }
+            FeatureId::Face(f) if (f as usize) < self.face_count() => {
+                let face = self.face(f as usize);
+                let ids = face.vertex_ids;
+                Some(crate::feature::polygon_distance(
+                    |k| self.vertices[ids[k] as usize],
+                    ids.len(),
+                    &face.normal,
+                    p,
+                ))
+            }
+            FeatureId::Face(_) => None,
+        }
     }
 }
 

@@ -173,6 +173,30 @@ impl<T: Real> FeatureMap<T> for Cuboid<T> {
         }
         self.local_support_feature(dir, out);
     }
+
+    /// Vertices, edges and faces where they are (numbered as in the type's doc): per axis, the
+    /// distance past the feature's extent along it, or to its coordinate where it has one.
+    fn local_feature_distance(&self, id: FeatureId, p: &Point<T>) -> Option<T> {
+        let h = self.half_extents;
+        // Along axis k: to the coordinate ±h_k (`negative`: −), or past the extent (`None`).
+        let gap = |k: usize, negative: Option<bool>| match negative {
+            Some(negative) => p[k] - if negative { -h[k] } else { h[k] },
+            None => Float::max(Float::abs(p[k]) - h[k], T::zero()),
+        };
+        let mut negative = [None; 3];
+        match id {
+            FeatureId::Vertex(i @ 0..8) => negative = [0, 1, 2].map(|k| Some(i & (1 << k) != 0)),
+            FeatureId::Edge(e @ 0..12) => {
+                let k = e as usize / 4;
+                negative[(k + 1) % 3] = Some(e & 1 != 0);
+                negative[(k + 2) % 3] = Some(e & 2 != 0);
+            }
+            FeatureId::Face(f @ 0..6) => negative[f as usize / 2] = Some(f % 2 == 1),
+            _ => return None,
+        }
+        let [x, y, z] = [0, 1, 2].map(|k| gap(k, negative[k]));
+        Some(Float::sqrt(x * x + y * y + z * z))
+    }
 }
 
 impl<T: Real> Cuboid<T> {

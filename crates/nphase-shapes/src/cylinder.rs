@@ -6,6 +6,7 @@ use num_traits::Float;
 use crate::error::check_lengths;
 use crate::feature::{FEATURE_HYSTERESIS, RoundAxis, lean, unit_or_y};
 use crate::{FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap};
+use nphase_math::segment_distance2;
 
 /// Number of vertices of the regular polygon that stands for a cylinder cap or a cone base in a
 /// supporting feature. Its vertices lie on the rim (an inscribed polygon), so every contact
@@ -126,6 +127,39 @@ impl<T: Real> FeatureMap<T> for Cylinder<T> {
         let side = FeatureId::Edge(2 * DISC_POLYGON_VERTICES);
         self.feature(dir, lean(previous, cap, side), out);
     }
+
+    /// Cap polygons' vertices and edges where they are; the side line (edge `2N`) is the side
+    /// surface, its ends and the lone rim points (vertices `2N..=2N + 3`) their rim circle; a
+    /// cap (face) its disc.
+    fn local_feature_distance(&self, id: FeatureId, p: &Point<T>) -> Option<T> {
+        let n = DISC_POLYGON_VERTICES;
+        let (h, r) = (self.half_height, self.radius);
+        let radial = Float::hypot(p.x, p.z);
+        let cap_y = |top: bool| if top { h } else { -h };
+        // Vertex k of the cap polygons: the top one's for k < N, else the bottom one's.
+        let vertex = |k: u32| disc_vertex(r, cap_y(k < n), k % n);
+        match id {
+            FeatureId::Vertex(v) if v < 2 * n => Some((p - vertex(v)).norm()),
+            FeatureId::Vertex(v) if v < 2 * n + 4 => {
+                let top = v == 2 * n + 1 || v == 2 * n + 2;
+                Some(Float::hypot(radial - r, p.y - cap_y(top)))
+            }
+            FeatureId::Edge(e) if e < 2 * n => {
+                let first = e - e % n;
+                let to = vertex(first + (e % n + 1) % n);
+                Some(Float::sqrt(segment_distance2(&vertex(e), &to, p)))
+            }
+            FeatureId::Edge(e) if e == 2 * n => Some(Float::hypot(
+                radial - r,
+                Float::max(Float::abs(p.y) - h, T::zero()),
+            )),
+            FeatureId::Face(f) if f < 2 => Some(Float::hypot(
+                Float::max(radial - r, T::zero()),
+                p.y - cap_y(f == 0),
+            )),
+            _ => None,
+        }
+    }
 }
 
 impl<T: Real> Cylinder<T> {
@@ -207,8 +241,14 @@ pub(crate) fn disc_polygon<T: Real>(
         };
         vertex_ids[i as usize] = first_id + k;
         edge_ids[i as usize] = first_id + edge;
-        let (c, s) = DISC_DIRECTIONS[k as usize];
-        Point::new(radius * T::lit(c), y, -radius * T::lit(s))
+        disc_vertex(radius, y, k)
     });
     out.set_polygon(vertices, &vertex_ids, &edge_ids);
+}
+
+/// Vertex `k` (`< N`) of the regular [`DISC_POLYGON_VERTICES`]-gon of `radius` at height `y`:
+/// at angle `2πk/N` from +x towards −z.
+pub(crate) fn disc_vertex<T: Real>(radius: T, y: T, k: u32) -> Point<T> {
+    let (c, s) = DISC_DIRECTIONS[k as usize];
+    Point::new(radius * T::lit(c), y, -radius * T::lit(s))
 }

@@ -264,6 +264,46 @@ pub trait FeatureMap<T: Real>: SupportMap<T> {
         let _ = previous;
         self.local_support_feature(dir, out);
     }
+
+    /// How far `p` (local frame) is from the feature `id` of this shape — the feature's place
+    /// on the surface, wherever the supporting feature along this frame's direction is: a
+    /// contact point named last frame by one part of a curved surface is checked against that
+    /// part when this frame's feature is the other part (a cylinder's cap polygon and its side
+    /// line meet at the rim, and a point there is named by either). Shapes whose supporting
+    /// feature switches between parts of a surface place the features of both: cylinders and
+    /// cones (a side or slant line in the query's azimuth is the surface it sweeps, its rim end
+    /// the rim), segments and capsules; polytopes place theirs too (cuboids, triangles, solid
+    /// hulls: a tilted face gives way to one of its edges in a manifold, and two faces through
+    /// an edge trade places near a tie), and rounded shapes whose core does (the core's
+    /// distance less the radius, as a magnitude). `None` where the shape does not place `id`
+    /// (the default: balls, flat or degenerate hulls, and ids a shape does not have).
+    fn local_feature_distance(&self, id: FeatureId, p: &Point<T>) -> Option<T> {
+        let _ = (id, p);
+        None
+    }
+}
+
+/// How far `p` is from the convex polygon of the `n` points `vertex(0..n)`, counter-clockwise
+/// about `normal` (unit): its height over the plane where it is strictly inside every edge,
+/// else the distance to the nearest edge — exact on the boundary too, and for a degenerate
+/// polygon (a segment or a point, where no point is strictly inside).
+pub(crate) fn polygon_distance<T: Real>(
+    vertex: impl Fn(usize) -> Point<T>,
+    n: usize,
+    normal: &Vector<T>,
+    p: &Point<T>,
+) -> T {
+    let inside = (0..n).all(|k| {
+        let (a, b) = (vertex(k), vertex((k + 1) % n));
+        (b - a).cross(&(p - a)).dot(normal) > T::zero()
+    });
+    if inside {
+        return num_traits::Float::abs((p - vertex(0)).dot(normal));
+    }
+    let nearest2 = (0..n)
+        .map(|k| nphase_math::segment_distance2(&vertex(k), &vertex((k + 1) % n), p))
+        .fold(T::infinity(), num_traits::Float::min);
+    num_traits::Float::sqrt(nearest2)
 }
 
 /// [`FeatureMap::local_support_face_normal`] the plain way: the feature built in `scratch`,

@@ -86,4 +86,10 @@ impl<S: FeatureMap<T>, T: Real> FeatureMap<T> for Round<S, T> {
         self.inner.local_support_feature_near(dir, previous, out);
         out.push_out(self.border_radius);
     }
+
+    /// The inner shape's, less the border radius (a magnitude).
+    fn local_feature_distance(&self, id: FeatureId, p: &Point<T>) -> Option<T> {
+        let core = self.inner.local_feature_distance(id, p)?;
+        Some(Float::abs(core - self.border_radius))
+    }
 }

@@ -86,6 +86,18 @@ impl<T: Real> FeatureMap<T> for Segment<T> {
     ) {
         segment_feature(self.a, self.b, &unit_or_y(dir), side_lean(previous), out);
     }
+
+    /// The ends (vertices 0 and 1) and the segment (edge 0).
+    fn local_feature_distance(&self, id: FeatureId, p: &Point<T>) -> Option<T> {
+        match id {
+            FeatureId::Vertex(0) => Some((p - self.a).norm()),
+            FeatureId::Vertex(1) => Some((p - self.b).norm()),
+            FeatureId::Edge(0) => Some(Float::sqrt(nphase_math::segment_distance2(
+                &self.a, &self.b, p,
+            ))),
+            _ => None,
+        }
+    }
 }
 
 /// The lean of the side/end switch of a segment (or a capsule's core) given last frame's

@@ -458,4 +458,18 @@ impl<T: Real> FeatureMap<T> for Shape<T> {
             _ => self.local_support_feature(dir, out),
         }
     }
+
+    fn local_feature_distance(&self, id: FeatureId, p: &Point<T>) -> Option<T> {
+        match self {
+            Shape::Cuboid(s) => s.local_feature_distance(id, p),
+            Shape::Capsule(s) => s.local_feature_distance(id, p),
+            Shape::Cylinder(s) => s.local_feature_distance(id, p),
+            Shape::Cone(s) => s.local_feature_distance(id, p),
+            Shape::Segment(s) => s.local_feature_distance(id, p),
+            Shape::Triangle(s) => s.local_feature_distance(id, p),
+            Shape::Convex(s) => s.local_feature_distance(id, p),
+            Shape::Round(s) => s.local_feature_distance(id, p),
+            Shape::Ball(_) => None,
+        }
+    }
 }

@@ -129,4 +129,23 @@ impl<T: Real> FeatureMap<T> for Triangle<T> {
             }
         }
     }
+
+    /// Vertices, edges and the two faces (one triangle) where they are.
+    fn local_feature_distance(&self, id: FeatureId, p: &Point<T>) -> Option<T> {
+        let v = &self.vertices;
+        match id {
+            FeatureId::Vertex(k @ 0..3) => Some((p - v[k as usize]).norm()),
+            FeatureId::Edge(k @ 0..3) => {
+                let (a, b) = (&v[k as usize], &v[(k as usize + 1) % 3]);
+                Some(Float::sqrt(nphase_math::segment_distance2(a, b, p)))
+            }
+            FeatureId::Face(0..2) => Some(crate::feature::polygon_distance(
+                |k| v[k],
+                3,
+                &self.normal,
+                p,
+            )),
+            _ => None,
+        }
+    }
 }

@@ -1378,3 +1378,237 @@ fn transformed_features_follow_the_pose() {
     check::<f32>();
     check::<f64>();
 }
+
+/// `local_feature_distance` places every feature a shape reports where the feature is: each
+/// vertex of a supporting feature is at distance 0 from its vertex id, each edge's midpoint
+/// from its edge id, a face's centroid from its face id (rounded shapes' features pushed out by
+/// the radius lie on the rounded surface over the core's, at distance 0 too) — for every shape
+/// type but balls, and hulls but flat or degenerate ones, which place none. Then analytic
+/// distances off the features, and ids a shape does not have.
+#[test]
+fn feature_distances_place_the_features_the_shapes_report() {
+    fn check<T: Real>() {
+        let mut rng = rng(41);
+        let mut out = SupportFeature::default();
+        for kind in KINDS {
+            for spec in strategies::sample(kind, 12) {
+                let spec = spec.rounded::<T>();
+                let shape = spec.build::<T>();
+                let tol = tolerance::<T>(spec.scale());
+                // Balls and flat or degenerate hulls place nothing.
+                let places = |shape: &Shape<T>| match shape {
+                    Shape::Ball(_) => false,
+                    Shape::Convex(hull) => hull.dimension() == 3,
+                    _ => true,
+                };
+                let places = match &shape {
+                    Shape::Round(r) => places(r.inner()),
+                    other => places(other),
+                };
+                for _ in 0..40 {
+                    let d = to_t::<T>(&random_unit(&mut rng));
+                    shape.local_support_feature(&d, &mut out);
+                    let what = format!("{spec:?} along {d:?} ({})", precision::<T>());
+                    let at = |id: FeatureId, p: V| {
+                        let distance = shape.local_feature_distance(id, &Point::from(to_t(&p)));
+                        match distance {
+                            Some(d) if places => assert!(
+                                d.as_f64() <= tol,
+                                "{what}: {id} is {d:?} from its own point {p:?}"
+                            ),
+                            None if !places => {}
+                            other => panic!("{what}: {id} placed at {other:?}"),
+                        }
+                    };
+                    let vs = vertices(&out);
+                    for (v, &id) in vs.iter().zip(&out.vertex_ids) {
+                        at(FeatureId::Vertex(id), *v);
+                    }
+                    for (k, &id) in out.edge_ids.iter().enumerate() {
+                        at(FeatureId::Edge(id), (vs[k] + vs[(k + 1) % vs.len()]) / 2.0);
+                    }
+                    if vs.len() >= 3 {
+                        at(out.id, vs.iter().sum::<V>() / vs.len() as f64);
+                    }
+                }
+            }
+        }
+
+        // Off the features, with ids the shapes do not have.
+        let n = DISC_POLYGON_VERTICES;
+        let distance = |shape: &Shape<T>, id: FeatureId, p: [f64; 3]| {
+            shape
+                .local_feature_distance(id, &Point::from(to_t(&V::from(p))))
+                .map(|d| d.as_f64())
+        };
+        let close = |got: Option<f64>, expected: f64| {
+            got.is_some_and(|d| (d - expected).abs() <= tolerance::<T>(4.0))
+        };
+        let cylinder = Shape::Cylinder(Cylinder::new(T::lit(0.5), T::lit(0.4)).expect("valid"));
+        let cases = [
+            (FeatureId::Face(0), [0.0, 0.7, 0.0], 0.2),
+            (FeatureId::Face(1), [0.1, 0.7, 0.0], 1.2),
+            (FeatureId::Face(0), [0.7, 0.5, 0.0], 0.3),
+            (FeatureId::Edge(2 * n), [0.6, 0.2, 0.0], 0.2),
+            (FeatureId::Edge(2 * n), [0.0, 0.8, -0.6], 0.2f64.hypot(0.3)),
+            (FeatureId::Vertex(2 * n + 1), [0.0, 0.5, 0.4], 0.0),
+            (FeatureId::Vertex(2 * n + 2), [0.0, 0.5, 0.1], 0.3),
+            (FeatureId::Vertex(2 * n), [0.0, 0.5, 0.4], 1.0),
+            (FeatureId::Vertex(2 * n + 3), [-0.4, -0.5, 0.0], 0.0),
+            (FeatureId::Vertex(0), [0.4, 0.6, 0.0], 0.1),
+            (FeatureId::Vertex(n + 4), [0.0, -0.5, -0.4], 0.0),
+            (FeatureId::Edge(n + 15), [0.4, -0.5, 0.0], 0.0),
+        ];
+        for (id, p, expected) in cases {
+            let got = distance(&cylinder, id, p);
+            assert!(
+                close(got, expected),
+                "cylinder {id} at {p:?}: {got:?}, not {expected}"
+            );
+        }
+        for id in [
+            FeatureId::Vertex(2 * n + 4),
+            FeatureId::Edge(2 * n + 1),
+            FeatureId::Face(2),
+        ] {
+            assert_eq!(distance(&cylinder, id, [0.0; 3]), None, "cylinder {id}");
+        }
+
+        let cone = Shape::Cone(Cone::new(T::lit(0.5), T::lit(0.5)).expect("valid"));
+        let cases = [
+            (FeatureId::Vertex(0), [0.0, 0.5, 0.0], 0.0),
+            // The slant surface from (0, 0.5) to (0.5, −0.5) in every half-plane through y.
+            (FeatureId::Edge(0), [0.5, 0.5, 0.0], 0.5 / 1.25f64.sqrt()),
+            (FeatureId::Edge(0), [0.0, 0.5, -0.5], 0.5 / 1.25f64.sqrt()),
+            (FeatureId::Edge(0), [0.0, 1.0, 0.0], 0.5),
+            (FeatureId::Vertex(n + 1), [0.0, -0.5, 0.5], 0.0),
+            (FeatureId::Vertex(n + 1), [0.0, -0.5, 0.0], 0.5),
+            (FeatureId::Face(0), [0.1, -0.7, 0.0], 0.2),
+            (FeatureId::Vertex(1), [0.5, -0.5, 0.0], 0.0),
+            (FeatureId::Vertex(5), [0.0, -0.5, -0.5], 0.0),
+            (FeatureId::Edge(n), [0.5, -0.5, 0.0], 0.0),
+        ];
+        for (id, p, expected) in cases {
+            let got = distance(&cone, id, p);
+            assert!(
+                close(got, expected),
+                "cone {id} at {p:?}: {got:?}, not {expected}"
+            );
+        }
+        for id in [
+            FeatureId::Vertex(n + 2),
+            FeatureId::Edge(n + 1),
+            FeatureId::Face(1),
+        ] {
+            assert_eq!(distance(&cone, id, [0.0; 3]), None, "cone {id}");
+        }
+
+        let cuboid = Shape::Cuboid(Cuboid::new(to_t(&V::new(0.5, 0.3, 0.4))).expect("valid"));
+        let round = Shape::round(cuboid.clone(), T::lit(0.1)).expect("valid");
+        let cases = [
+            (FeatureId::Vertex(0), [0.6, 0.3, 0.4], 0.1),
+            (FeatureId::Vertex(7), [-0.5, -0.3, -0.4], 0.0),
+            // Edge 0 runs along x through vertex 0 (y and z positive).
+            (FeatureId::Edge(0), [2.0, 0.3, 0.4], 1.5),
+            (FeatureId::Edge(0), [0.0, 0.5, 0.4], 0.2),
+            (FeatureId::Face(1), [-0.7, 0.0, 0.0], 0.2),
+            (FeatureId::Face(1), [-0.5, 0.5, 0.0], 0.2),
+        ];
+        for (id, p, expected) in cases {
+            let got = distance(&cuboid, id, p);
+            assert!(
+                close(got, expected),
+                "cuboid {id} at {p:?}: {got:?}, not {expected}"
+            );
+            let got = distance(&round, id, p);
+            let rounded = (expected - 0.1f64).abs();
+            assert!(
+                close(got, rounded),
+                "round cuboid {id} at {p:?}: {got:?}, not {rounded}"
+            );
+        }
+        for id in [
+            FeatureId::Vertex(8),
+            FeatureId::Edge(12),
+            FeatureId::Face(6),
+        ] {
+            assert_eq!(distance(&cuboid, id, [0.0; 3]), None, "cuboid {id}");
+        }
+
+        let capsule = Shape::Capsule(Capsule::new(T::lit(0.4), T::lit(0.2)).expect("valid"));
+        assert!(close(
+            distance(&capsule, FeatureId::Edge(0), [0.2, 0.1, 0.0]),
+            0.0
+        ));
+        assert!(close(
+            distance(&capsule, FeatureId::Vertex(0), [0.0, -0.7, 0.0]),
+            0.1
+        ));
+        assert!(close(
+            distance(&capsule, FeatureId::Vertex(1), [0.0, -0.6, 0.0]),
+            0.8
+        ));
+        assert_eq!(distance(&capsule, FeatureId::Vertex(2), [0.0; 3]), None);
+
+        let triangle = Shape::Triangle(
+            Triangle::new(
+                Point::origin(),
+                Point::from(to_t(&V::x())),
+                Point::from(to_t(&V::y())),
+            )
+            .expect("valid"),
+        );
+        let cases = [
+            (FeatureId::Face(0), [0.2, 0.2, 0.5], 0.5),
+            (FeatureId::Face(1), [0.2, 0.2, -0.5], 0.5),
+            (FeatureId::Face(0), [2.0, 0.0, 0.0], 1.0),
+            (FeatureId::Face(1), [0.5, 0.5, 0.0], 0.0),
+            (FeatureId::Edge(1), [1.0, 1.0, 0.0], 0.5f64.sqrt()),
+            (FeatureId::Vertex(2), [0.0, 1.0, 1.0], 1.0),
+        ];
+        for (id, p, expected) in cases {
+            let got = distance(&triangle, id, p);
+            assert!(
+                close(got, expected),
+                "triangle {id} at {p:?}: {got:?}, not {expected}"
+            );
+        }
+        for id in [FeatureId::Vertex(3), FeatureId::Edge(3), FeatureId::Face(2)] {
+            assert_eq!(distance(&triangle, id, [0.0; 3]), None, "triangle {id}");
+        }
+
+        // A hull of a unit cube: the face along +x, an edge, a vertex.
+        let corners: Vec<Point<T>> = (0..8)
+            .map(|i| {
+                let c = |bit: u32| if i & (1 << bit) != 0 { -0.5 } else { 0.5 };
+                Point::from(to_t(&V::new(c(0), c(1), c(2))))
+            })
+            .collect();
+        let hull = ConvexPolyhedron::from_points(&corners).expect("a cube");
+        let face = (0..hull.face_count())
+            .find(|&f| hull.face(f).normal.x.as_f64() > 0.5)
+            .expect("a +x face") as u32;
+        let (a, b) = hull.edge_vertices(0).expect("edge 0");
+        let corner = to_f64(&hull.vertex(a as usize).coords);
+        let mid = (corner + to_f64(&hull.vertex(b as usize).coords)) / 2.0;
+        let hull = Shape::Convex(std::sync::Arc::new(hull));
+        let cases = [
+            (FeatureId::Face(face), [1.5, 0.2, 0.1], 1.0),
+            (FeatureId::Face(face), [0.5, 0.9, 0.0], 0.4),
+            (FeatureId::Edge(0), (mid * 1.5).into(), mid.norm() * 0.5),
+            (FeatureId::Vertex(a), (corner * 3.0).into(), 3f64.sqrt()),
+        ];
+        for (id, p, expected) in cases {
+            let got = distance(&hull, id, p);
+            assert!(
+                close(got, expected),
+                "hull {id} at {p:?}: {got:?}, not {expected}"
+            );
+        }
+        for id in [FeatureId::Vertex(8), FeatureId::Face(6)] {
+            assert_eq!(distance(&hull, id, [0.0; 3]), None, "hull {id}");
+        }
+    }
+    check::<f32>();
+    check::<f64>();
+}
