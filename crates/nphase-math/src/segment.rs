@@ -20,21 +20,24 @@ pub fn segment_distance2<T: Real>(a: &Point<T>, b: &Point<T>, p: &Point<T>) -> T
 mod tests {
     use super::*;
 
+    fn check<T: Real>() {
+        let p = |x: f64, y: f64, z: f64| Point::new(T::lit(x), T::lit(y), T::lit(z));
+        let (a, b) = (p(0.0, 0.0, 0.0), p(2.0, 0.0, 0.0));
+        assert_eq!(
+            closest_on_segment(&a, &b, &p(1.0, 3.0, 0.0)),
+            p(1.0, 0.0, 0.0)
+        );
+        assert_eq!(closest_on_segment(&a, &b, &p(-1.0, 1.0, 0.0)), a);
+        assert_eq!(closest_on_segment(&a, &b, &p(5.0, 0.0, 4.0)), b);
+        assert_eq!(segment_distance2(&a, &b, &p(5.0, 0.0, 4.0)), T::lit(25.0));
+        // A degenerate segment is its point.
+        assert_eq!(closest_on_segment(&a, &a, &p(1.0, 1.0, 1.0)), a);
+        assert_eq!(segment_distance2(&a, &a, &p(1.0, 2.0, 2.0)), T::lit(9.0));
+    }
+
     #[test]
     fn the_closest_point_is_clamped_to_the_ends() {
-        let (a, b) = (Point::new(0.0, 0.0, 0.0), Point::new(2.0, 0.0, 0.0));
-        assert_eq!(
-            closest_on_segment(&a, &b, &Point::new(1.0, 3.0, 0.0)),
-            Point::new(1.0, 0.0, 0.0)
-        );
-        assert_eq!(closest_on_segment(&a, &b, &Point::new(-1.0, 1.0, 0.0)), a);
-        assert_eq!(closest_on_segment(&a, &b, &Point::new(5.0, 0.0, 4.0)), b);
-        assert_eq!(segment_distance2(&a, &b, &Point::new(5.0, 0.0, 4.0)), 25.0);
-        // A degenerate segment is its point.
-        assert_eq!(closest_on_segment(&a, &a, &Point::new(1.0, 1.0, 1.0)), a);
-        assert_eq!(
-            segment_distance2(&a, &a, &Point::new(1.0f32, 2.0, 2.0)),
-            9.0
-        );
+        check::<f32>();
+        check::<f64>();
     }
 }

@@ -1586,7 +1586,10 @@ fn may_name<T: Real>(
 /// shape's pose in it, `None` for A itself; [`FeatureMap::local_feature_distance`]): last
 /// frame's feature of a point on the other part of a curved surface than this frame's
 /// supporting feature (a cylinder's cap polygon vertex and its side line's end at one place on
-/// the rim) names it while that near. Kept out of line: most frames never ask.
+/// the rim) names it while that near. The shape measures what a feature stands for (a side
+/// line's whole surface, a rim end's whole circle, a rounded vertex's sphere), which reaches
+/// wider than the feature a frame reports; the caller's `2τ` check against last frame's point,
+/// on both shapes, is what bounds the inheritance. Kept out of line: most frames never ask.
 #[cold]
 #[inline(never)]
 fn placed_within<T: Real>(

@@ -789,6 +789,48 @@ fn part_switches_keep_their_ids_at_rest() {
     }
 }
 
+/// Last frame's ids are the caller's data (`update_manifold` takes last frame's manifold as
+/// given): ids naming features a shape does not have — up to `u32::MAX` — are not kept and
+/// cause no panic, and an id naming a real feature of the other part of a curved shape is kept
+/// only by a point within reach of it (a cone standing on its base: the apex names no point of
+/// the base's rim, though the shape places it).
+#[test]
+fn last_frames_ids_name_only_features_within_reach() {
+    let ground = cuboid(2.0, 0.5, 2.0);
+    let cone = Shape::Cone(Cone::new(0.4, 0.3).expect("valid"));
+    let pose = |dy: f64| Iso::translation(0.1, 0.5 + 0.4 - 1e-3 + dy, 0.0);
+    let foreign = [
+        nphase_pipeline::ContactId::new(FeatureId::Vertex(u32::MAX), FeatureId::Edge(u32::MAX)),
+        nphase_pipeline::ContactId::new(FeatureId::Face(7), FeatureId::Face(u32::MAX)),
+        // The ground's top face and the cone's apex, 0.8 above the rim.
+        nphase_pipeline::ContactId::new(FeatureId::Face(2), FeatureId::Vertex(0)),
+    ];
+    for id in foreign {
+        let (mut state, mut manifold) = (PairState::new(), ContactManifold::default());
+        let mut workspace = PairWorkspace::new();
+        let mut frame = |manifold: &mut ContactManifold<f64>, state: &mut PairState<f64>, dy| {
+            let pos12 = pose(dy);
+            let input = PairInput {
+                shape1: &ground,
+                shape2: &cone,
+                pos12,
+                prediction: PREDICTION,
+            };
+            update_manifold(&input, state, manifold, &mut workspace);
+        };
+        frame(&mut manifold, &mut state, 0.0);
+        let named: Vec<_> = manifold.points.iter().map(|p| p.id).collect();
+        assert_eq!(named.len(), 4, "{manifold:?}");
+        for p in &mut manifold.points {
+            p.id = id;
+        }
+        frame(&mut manifold, &mut state, 1e-5);
+        let now: Vec<_> = manifold.points.iter().map(|p| p.id).collect();
+        assert!(!now.contains(&id), "{id} was kept: {manifold:?}");
+        assert_eq!(now, named, "the points take their own names again");
+    }
+}
+
 /// Runs the at-rest scene of `every_pair_kind_keeps_its_ids_at_rest` for `seed`, the pairs
 /// `which(A, B, placement)` picks (the others are drawn, not run), panicking on a renamed
 /// point; returns the pairs run, the points compared and the frames with a normal jump.

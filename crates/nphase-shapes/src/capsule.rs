@@ -6,7 +6,6 @@ use crate::error::check_lengths;
 use crate::feature::unit_or_y;
 use crate::segment::{segment_feature, side_lean};
 use crate::{FeatureId, FeatureMap, Segment, ShapeError, SupportFeature, SupportMap};
-use num_traits::Float;
 
 /// All points within `radius` of the segment from `(0, −half_height, 0)` to
 /// `(0, half_height, 0)` (parry3d's `Capsule::new_y`). Its core is that segment; vertex 0 is the
@@ -88,9 +87,9 @@ impl<T: Real> FeatureMap<T> for Capsule<T> {
         out.push_out(self.radius);
     }
 
-    /// The core segment's features, less the radius (a magnitude).
+    /// The core segment's features, less the radius (signed: negative within it).
     fn local_feature_distance(&self, id: FeatureId, p: &Point<T>) -> Option<T> {
         let core = self.segment().local_feature_distance(id, p)?;
-        Some(Float::abs(core - self.radius))
+        Some(core - self.radius)
     }
 }

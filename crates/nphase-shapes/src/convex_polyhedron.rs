@@ -648,17 +648,17 @@ impl<T: Real> FeatureMap<T> for ConvexPolyhedron<T> {
         self.support_feature_started(dir, VertexId::NONE, previous, out);
     }
 
-    /// A solid hull's vertices, edges and faces (their indices, as in its supporting features)
-    /// where they are; a flat or degenerate hull places none.
+    /// Vertices, edges and faces (their ids as in its supporting features: vertex indices, edge
+    /// ids of the edge graph or of a loop step merging left off it, face indices) where they
+    /// are; a flat hull's two faces are its polygon.
     fn local_feature_distance(&self, id: FeatureId, p: &Point<T>) -> Option<T> {
-        if self.dimension() < 3 {
-            return None;
-        }
         let vertex = |i: u32| self.vertices.get(i as usize).copied();
         match id {
             FeatureId::Vertex(i) => Some((p - vertex(i)?).norm()),
             FeatureId::Edge(e) => {
-                let (a, b) = self.edge_vertices(e)?;
+                let (a, b) = self
+                    .edge_vertices(e)
+                    .or_else(|| self.loop_step_vertices(e))?;
                 Some(Float::sqrt(segment_distance2(&vertex(a)?, &vertex(b)?, p)))
             }
             FeatureId::Face(f) if (f as usize) < self.face_count() => {
@@ -677,6 +677,20 @@ impl<T: Real> FeatureMap<T> for ConvexPolyhedron<T> {
 }
 
 impl<T: Real> ConvexPolyhedron<T> {
+    /// The ends of the loop step whose edge id lies past the edge graph's (a step of a merged
+    /// face's loop that is not a hull edge: its id is `edge count + the step's index among all
+    /// loop steps`), if `id` names one.
+    fn loop_step_vertices(&self, id: u32) -> Option<(u32, u32)> {
+        let step = id.checked_sub(self.neighbors.items().len() as u32)?;
+        if self.face_edges.items().get(step as usize) != Some(&id) {
+            return None;
+        }
+        let face = self.faces.row_of(step);
+        let row = self.faces.row(face);
+        let k = (step - self.faces.start(face)) as usize;
+        Some((row[k], row[(k + 1) % row.len()]))
+    }
+
     /// [`FeatureMap::local_support_feature_near`] with the climb started on `start` (a vertex
     /// of the support set a query met) when it is not `VertexId::NONE`, else on `previous`; the
     /// face `previous` names is kept as that method says either way.

@@ -265,18 +265,18 @@ pub trait FeatureMap<T: Real>: SupportMap<T> {
         self.local_support_feature(dir, out);
     }
 
-    /// How far `p` (local frame) is from the feature `id` of this shape — the feature's place
-    /// on the surface, wherever the supporting feature along this frame's direction is: a
-    /// contact point named last frame by one part of a curved surface is checked against that
-    /// part when this frame's feature is the other part (a cylinder's cap polygon and its side
-    /// line meet at the rim, and a point there is named by either). Shapes whose supporting
-    /// feature switches between parts of a surface place the features of both: cylinders and
-    /// cones (a side or slant line in the query's azimuth is the surface it sweeps, its rim end
-    /// the rim), segments and capsules; polytopes place theirs too (cuboids, triangles, solid
-    /// hulls: a tilted face gives way to one of its edges in a manifold, and two faces through
-    /// an edge trade places near a tie), and rounded shapes whose core does (the core's
-    /// distance less the radius, as a magnitude). `None` where the shape does not place `id`
-    /// (the default: balls, flat or degenerate hulls, and ids a shape does not have).
+    /// How far `p` (local frame, the shape's units) is from the feature `id` of this shape —
+    /// the feature's place on the surface, wherever the supporting feature along this frame's
+    /// direction is: a contact point named last frame by one part of a surface is checked
+    /// against that part when this frame's feature is another (a cylinder's cap polygon and its
+    /// side line meet at the rim, and a point there is named by either). A side or slant line
+    /// (in the query's azimuth) stands for the surface it sweeps, its rim end for the rim
+    /// circle. For a rounded shape (a capsule, [`Round`](crate::Round)) the feature is its core's
+    /// pushed out by the radius and the answer is signed: the core feature's distance less the
+    /// radius, negative within the rounding (so nested roundings add up); callers compare its
+    /// magnitude. Every shape but the ball places its features (a flat hull's two faces are its
+    /// polygon); `None` for a ball and for an id the shape does not have — any `id`, never a
+    /// panic.
     fn local_feature_distance(&self, id: FeatureId, p: &Point<T>) -> Option<T> {
         let _ = (id, p);
         None

@@ -87,9 +87,10 @@ impl<S: FeatureMap<T>, T: Real> FeatureMap<T> for Round<S, T> {
         out.push_out(self.border_radius);
     }
 
-    /// The inner shape's, less the border radius (a magnitude).
+    /// The inner shape's, less the border radius (signed: negative within it; an inner rounded
+    /// shape's own radius is already taken off).
     fn local_feature_distance(&self, id: FeatureId, p: &Point<T>) -> Option<T> {
         let core = self.inner.local_feature_distance(id, p)?;
-        Some(Float::abs(core - self.border_radius))
+        Some(core - self.border_radius)
     }
 }

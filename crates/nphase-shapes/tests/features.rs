@@ -1383,8 +1383,9 @@ fn transformed_features_follow_the_pose() {
 /// vertex of a supporting feature is at distance 0 from its vertex id, each edge's midpoint
 /// from its edge id, a face's centroid from its face id (rounded shapes' features pushed out by
 /// the radius lie on the rounded surface over the core's, at distance 0 too) — for every shape
-/// type but balls, and hulls but flat or degenerate ones, which place none. Then analytic
-/// distances off the features, and ids a shape does not have.
+/// type but balls, which place none (hulls of every dimension among them). Then analytic
+/// distances off the features (signed for rounded shapes, nested ones included), and ids a
+/// shape does not have, up to `u32::MAX`, which give `None` without a panic.
 #[test]
 fn feature_distances_place_the_features_the_shapes_report() {
     fn check<T: Real>() {
@@ -1395,15 +1396,10 @@ fn feature_distances_place_the_features_the_shapes_report() {
                 let spec = spec.rounded::<T>();
                 let shape = spec.build::<T>();
                 let tol = tolerance::<T>(spec.scale());
-                // Balls and flat or degenerate hulls place nothing.
-                let places = |shape: &Shape<T>| match shape {
-                    Shape::Ball(_) => false,
-                    Shape::Convex(hull) => hull.dimension() == 3,
-                    _ => true,
-                };
+                // Balls place nothing.
                 let places = match &shape {
-                    Shape::Round(r) => places(r.inner()),
-                    other => places(other),
+                    Shape::Round(r) => !matches!(r.inner(), Shape::Ball(_)),
+                    other => !matches!(other, Shape::Ball(_)),
                 };
                 for _ in 0..40 {
                     let d = to_t::<T>(&random_unit(&mut rng));
@@ -1413,7 +1409,7 @@ fn feature_distances_place_the_features_the_shapes_report() {
                         let distance = shape.local_feature_distance(id, &Point::from(to_t(&p)));
                         match distance {
                             Some(d) if places => assert!(
-                                d.as_f64() <= tol,
+                                d.as_f64().abs() <= tol,
                                 "{what}: {id} is {d:?} from its own point {p:?}"
                             ),
                             None if !places => {}
@@ -1521,7 +1517,7 @@ fn feature_distances_place_the_features_the_shapes_report() {
                 "cuboid {id} at {p:?}: {got:?}, not {expected}"
             );
             let got = distance(&round, id, p);
-            let rounded = (expected - 0.1f64).abs();
+            let rounded = expected - 0.1;
             assert!(
                 close(got, rounded),
                 "round cuboid {id} at {p:?}: {got:?}, not {rounded}"
@@ -1549,6 +1545,20 @@ fn feature_distances_place_the_features_the_shapes_report() {
             0.8
         ));
         assert_eq!(distance(&capsule, FeatureId::Vertex(2), [0.0; 3]), None);
+        // A rounded capsule: both radii come off the segment's distance.
+        let pill = Shape::round(capsule.clone(), T::lit(0.1)).expect("valid");
+        assert!(close(
+            distance(&pill, FeatureId::Edge(0), [0.3, 0.1, 0.0]),
+            0.0
+        ));
+        assert!(close(
+            distance(&pill, FeatureId::Edge(0), [0.1, 0.1, 0.0]),
+            -0.2
+        ));
+        assert!(close(
+            distance(&pill, FeatureId::Vertex(1), [0.0, 1.0, 0.0]),
+            0.3
+        ));
 
         let triangle = Shape::Triangle(
             Triangle::new(
@@ -1607,6 +1617,62 @@ fn feature_distances_place_the_features_the_shapes_report() {
         }
         for id in [FeatureId::Vertex(8), FeatureId::Face(6)] {
             assert_eq!(distance(&hull, id, [0.0; 3]), None, "hull {id}");
+        }
+
+        // Flat and one-dimensional hulls: a square's two faces are the square, a segment's
+        // edge 0 is the segment.
+        let square: Vec<Point<T>> = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]
+            .map(|[x, z]| Point::from(to_t(&V::new(x, 0.0, z))))
+            .to_vec();
+        let square = Shape::Convex(std::sync::Arc::new(
+            ConvexPolyhedron::from_points(&square).expect("a square"),
+        ));
+        for face in [0, 1] {
+            let id = FeatureId::Face(face);
+            assert!(
+                close(distance(&square, id, [0.5, 0.3, 0.5]), 0.3),
+                "square {id}"
+            );
+            assert!(close(
+                distance(&square, id, [2.0, -0.1, 0.5]),
+                1.0f64.hypot(0.1)
+            ));
+        }
+        let rod: Vec<Point<T>> = [-1.0, 1.0]
+            .map(|x| Point::from(to_t(&V::new(x, 0.0, 0.0))))
+            .to_vec();
+        let rod = Shape::Convex(std::sync::Arc::new(
+            ConvexPolyhedron::from_points(&rod).expect("a segment"),
+        ));
+        assert!(close(
+            distance(&rod, FeatureId::Edge(0), [0.5, 0.4, 0.0]),
+            0.4
+        ));
+        assert!(
+            close(distance(&rod, FeatureId::Vertex(1), [1.0, 0.0, 0.3]), 0.3)
+                || close(distance(&rod, FeatureId::Vertex(0), [1.0, 0.0, 0.3]), 0.3)
+        );
+
+        // Any id: `None` or a number, never a panic.
+        for (shape, name) in [
+            (&cylinder, "cylinder"),
+            (&cone, "cone"),
+            (&cuboid, "cuboid"),
+            (&round, "round cuboid"),
+            (&capsule, "capsule"),
+            (&pill, "rounded capsule"),
+            (&triangle, "triangle"),
+            (&hull, "hull"),
+            (&square, "square"),
+            (&rod, "rod"),
+        ] {
+            for id in [
+                FeatureId::Vertex(u32::MAX),
+                FeatureId::Edge(u32::MAX),
+                FeatureId::Face(u32::MAX),
+            ] {
+                assert_eq!(distance(shape, id, [0.0; 3]), None, "{name} {id}");
+            }
         }
     }
     check::<f32>();
