@@ -1678,3 +1678,52 @@ fn feature_distances_place_the_features_the_shapes_report() {
     check::<f32>();
     check::<f64>();
 }
+
+/// A merged face's loop can step between two vertices that the edge graph does not join (a
+/// lattice cloud jittered by 1e-11: its faces merge triangles coplanar within the tolerance);
+/// such a step has an edge id past the graph's, and `local_feature_distance` places it too:
+/// the step's midpoint is on it, a point off it by its distance.
+#[test]
+fn merged_loop_steps_off_the_edge_graph_are_placed() {
+    let mut steps = 0;
+    for seed in 0..40u64 {
+        let mut r = rng(seed);
+        let cloud: Vec<Point<f64>> = (0..r.random_range(5..30))
+            .map(|_| {
+                let c =
+                    |r: &mut rand_pcg::Pcg64| (r.random_range(-1.0f64..1.0) * 3.0).round() / 3.0;
+                let (x, y, z) = (c(&mut r), c(&mut r), c(&mut r));
+                Point::new(x, y, z + 1e-11 * r.random_range(-1.0..1.0))
+            })
+            .collect();
+        let Ok(hull) = ConvexPolyhedron::from_points(&cloud) else {
+            continue;
+        };
+        let mut out = SupportFeature::default();
+        for f in 0..hull.face_count() {
+            assert!(hull.face_feature(f, &mut out));
+            let n = out.vertices.len();
+            for k in 0..n {
+                let e = out.edge_ids[k];
+                if hull.edge_vertices(e).is_some() {
+                    continue;
+                }
+                steps += 1;
+                let (a, b) = (out.vertices[k], out.vertices[(k + 1) % n]);
+                let shape = Shape::Convex(std::sync::Arc::new(hull.clone()));
+                let at = |p: Point<f64>| shape.local_feature_distance(FeatureId::Edge(e), &p);
+                let mid = a + (b - a) / 2.0;
+                assert!(
+                    at(mid).is_some_and(|d| d <= 1e-12),
+                    "seed {seed}: step {e} at {mid:?}"
+                );
+                let off = mid + out.normal.into_inner() * 0.25;
+                assert!(
+                    at(off).is_some_and(|d| (d - 0.25).abs() <= 1e-12),
+                    "seed {seed}: {e}"
+                );
+            }
+        }
+    }
+    assert!(steps > 0, "no loop step off the edge graph in these clouds");
+}
