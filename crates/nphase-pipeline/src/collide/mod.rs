@@ -193,7 +193,8 @@ pub(crate) fn query_pair_witnessed<T: Real>(
     if !(sat.penetrating && sat.feature.is_some()) {
         // (The simplex is not read: a stall on nearly touching features is settled by the
         // test too, not by EPA.)
-        let out = nphase_gjk::closest_points(&input, cache);
+        let out =
+            convex_gjk::warm_or_cold(cache, |cache| nphase_gjk::closest_points(&input, cache));
         if !matches!(
             out.status,
             GjkStatus::Intersecting | GjkStatus::Stalled { .. }
