@@ -570,9 +570,9 @@ fn reach_depth<T: Real>(
 /// [`ConvexPolyhedron::face_support_allowance`](nphase_shapes::ConvexPolyhedron::face_support_allowance)
 /// gives an angle `Δ` such that the search with `f` for last frame's face returns `f` along
 /// every direction `u` with `|u − u₀| ≤ Δ`, from any start vertex; that is the budget (used
-/// only while last frame's feature is `f`, and the hold near a tie widens it). Each later frame measures how far the
-/// direction turned since the last (`|u_k − u_{k−1}|`, from `last.2`, last frame's direction,
-/// plus a rounding guard) and takes it off; by the triangle inequality `|u_k − u₀|` is at most
+/// only while last frame's feature is `f`, and the hold near a tie widens it). Each later
+/// frame measures how far the direction turned since the last (`|u_k − u_{k−1}|`, from
+/// `last.2`, last frame's direction, plus a rounding guard) and takes it off; by the triangle inequality `|u_k − u₀|` is at most
 /// the sum taken off, so while the budget stays positive `f` is the search's answer and is
 /// filled without searching — the same feature as the search, bit for bit. A frame with the
 /// query's face (which the search is not asked) keeps the budget when that face is `f`.
