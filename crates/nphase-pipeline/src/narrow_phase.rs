@@ -213,6 +213,9 @@ pub struct StepStats {
     /// Pairs certified apart by the motion bound, without a query
     /// ([`Reuse::Apart`](crate::Reuse::Apart)).
     pub reused_apart: u64,
+    /// Contacts whose pose moved too little since their last full computation to change the
+    /// answer beyond the accuracy: the manifold stood ([`Reuse::Still`](crate::Reuse::Still)).
+    pub reused_still: u64,
     /// Polytope pairs that ran the separating-axis test.
     pub sat_runs: u64,
     /// Of those, the ones whose cached feature (last frame's) won again.
@@ -241,6 +244,7 @@ impl core::ops::Add for StepStats {
         self.gjk_stalls += other.gjk_stalls;
         self.reused_unchanged += other.reused_unchanged;
         self.reused_apart += other.reused_apart;
+        self.reused_still += other.reused_still;
         self.sat_runs += other.sat_runs;
         self.sat_cache_hits += other.sat_cache_hits;
         self.sat_certified += other.sat_certified;
@@ -476,7 +480,8 @@ impl<T: Real> NarrowPhase<T> {
 
         // Every pair of an update with nothing moved took its shortcut (a record always has
         // a last computation once updated; the count says so rather than assuming it).
-        self.settled = inline && stats.reused_unchanged + stats.reused_apart == stats.pairs;
+        self.settled = inline
+            && stats.reused_unchanged + stats.reused_apart + stats.reused_still == stats.pairs;
         self.stats = StepStats {
             elapsed: start.elapsed(),
             ..stats
@@ -499,6 +504,7 @@ impl<T: Real> NarrowPhase<T> {
             fallbacks: last.fallbacks,
             reused_unchanged: last.reused_unchanged,
             reused_apart: last.reused_apart,
+            reused_still: last.reused_still,
             ..StepStats::default()
         };
         for (manifold, record) in self.manifolds.iter_mut().zip(&self.records) {
@@ -677,7 +683,8 @@ fn validate_pairs(colliders: usize, pairs: &[(usize, usize)]) -> Result<(), Pipe
 /// with a last computation was updated then) up to date at these very poses. Its `pos12` is
 /// then the last one bit for bit, and so is what [`update_manifold`] would answer, without
 /// computing it: `Unchanged` after a computation or an `Unchanged` (`pos12` is the last full
-/// computation's), `Apart` again after an `Apart` (the same test on the same input).
+/// computation's), `Apart` again after an `Apart` (the same test on the same input), `Still`
+/// again after a `Still` (the same test on the same input).
 fn process_pair<T: Real>(
     (a, b): (&Collider<T>, &Collider<T>),
     prediction: T,
@@ -690,6 +697,7 @@ fn process_pair<T: Real>(
     if let (Some(last), true) = (record.state.last, still) {
         let reuse = match record.reuse {
             Reuse::Apart => Reuse::Apart,
+            Reuse::Still => Reuse::Still,
             Reuse::Computed | Reuse::Unchanged => Reuse::Unchanged,
         };
         keep_last_manifold(reuse, manifold);
@@ -731,6 +739,7 @@ fn count_answer<T: Real>(
     stats.fallbacks += u64::from(quality == ContactQuality::Fallback);
     stats.reused_unchanged += u64::from(reuse == Reuse::Unchanged);
     stats.reused_apart += u64::from(reuse == Reuse::Apart);
+    stats.reused_still += u64::from(reuse == Reuse::Still);
     count_points(stats, manifold);
 }
 

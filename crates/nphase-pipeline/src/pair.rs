@@ -6,7 +6,9 @@
 //! directly:
 //!
 //! 0. certified reuse (below): a pose unchanged since the last full computation keeps its
-//!    manifold; a pair that cannot have come within the prediction distance has none;
+//!    manifold, and so does a contact whose pose has moved too little to change the answer
+//!    beyond the accuracy; a pair that cannot have come within
+//!    the prediction distance has none;
 //! 1. the pair's contact ([`query_pair_cached`](crate::query_pair_cached)) in A's frame,
 //!    warm-started from the [`PairState`]; a separating-axis contact's witness is left to the
 //!    manifold's clipping (one clip per pair per frame, [`SupportHints::witness_on_plane`](crate::SupportHints::witness_on_plane));
@@ -34,10 +36,31 @@
 //!   When `L − m` exceeds the prediction, there is no contact — without GJK. The computation of
 //!   `m` is rounded up by `16 ε (|t| + |t₀| + ρ)` so that rounding cannot certify a contact
 //!   away. A contact (`L ≤` prediction) never takes this path.
+//! * **Still.** A contact whose answer converged, with its manifold's points at hand and the
+//!   same ids as the manifold before it (*settled*: a manifold built without history, a
+//!   pair's first, can differ from the next one built with it — a point named alike placed
+//!   elsewhere; the next full computation settles it), while
+//!   `m` (rounded up by `16 ε (|t − t₀| + ρ)`: the difference of nearby translations is exact,
+//!   the quaternion product carries a few ε) stays within `δ = accuracy × small`
+//!   ([`Tolerances::accuracy`](nphase_math::Tolerances::accuracy), a tenth of
+//!   docs/accuracy.md's tolerance; `small` the smaller shape's half-diagonal): the manifold
+//!   stands as it is — normal, points, distances, ids. Why that is the full computation's
+//!   answer within the tolerance: B moved by at most `δ`, so the true signed distance moved by
+//!   at most `δ`, and so did the separation of each point's two ends along the normal (the end
+//!   on B moved with B, the end on A and the normal stayed); the support gap of the two shapes
+//!   along the kept normal moved by at most `δ` as well, so it still matches the true distance
+//!   within the last answer's error plus `2δ`. The answer is off the exact one by at most its
+//!   own error plus `2δ`, a fifth of the tolerance, however many frames it stands, since `m` is
+//!   measured from `P₀`. Points are not added or dropped: within `δ` a full computation keeps
+//!   last frame's points by their ids (its id hysteresis reaches `2τ`, 1 % of the features'
+//!   size, and its depth hysteresis `1e-3` of it, both far wider than `δ`); `reuse.rs`
+//!   checks both against the full computation with the pair's history. A rapier pile at rest
+//!   moves its bodies by ~1e-6 of their size a step (docs/engines.md), so most resting
+//!   contacts take this path for several steps at a time.
 //!
 //! Each path is counted ([`PairOutcome::reuse`], `StepStats`), and the answer keeps the quality
-//! of the computation it reuses. Neither changes an answer: an unchanged input has the same
-//! answer, and an apart pair has no contact.
+//! of the computation it reuses. None changes an answer beyond the tolerances: an unchanged
+//! input has the same answer, an apart pair has no contact, and a still one the answer above.
 //!
 //! # The contract
 //! * **Frames.** `pos12` is B's pose in A's frame (`pose_a⁻¹ · pose_b`). The manifold's normal
@@ -175,16 +198,24 @@ pub struct LastComputation<T: Real> {
     pub lower_bound: T,
     /// The largest distance of a point of B from B's origin (an upper bound).
     pub reach2: T,
+    /// How far B may move from `pos12` while the manifold stands ([`Reuse::Still`]):
+    /// [`Tolerances::accuracy`](nphase_math::Tolerances::accuracy) × the smaller shape's
+    /// half-diagonal.
+    pub still_within: T,
     /// How that computation ended (a reused answer is as good as the one it reuses).
     pub quality: ContactQuality,
+    /// Whether that computation's manifold had the same ids as the one before it (a manifold
+    /// built without history can differ from the next one built with it; only one that history
+    /// left as it was may stand, [`Reuse::Still`]).
+    pub settled: bool,
 }
 
 // The per-pair record an engine keeps inline, pinned: GJK's cache (32 bytes), the
 // separating-axis feature (6, padded to 8), the manifold's history (24: its turn budgets took
-// 4 bytes of what was padding), the last full computation (a pose, two bounds, a quality) and
+// 4 bytes of what was padding), the last full computation (a pose, three bounds, a quality) and
 // the pointers to EPA's kept polytope and to the separating-axis certificate (8 each).
-const _: () = assert!(size_of::<PairState<f32>>() <= 120);
-const _: () = assert!(size_of::<PairState<f64>>() <= 160);
+const _: () = assert!(size_of::<PairState<f32>>() <= 128);
+const _: () = assert!(size_of::<PairState<f64>>() <= 168);
 
 impl<T: Real> PairState<T> {
     /// The state of a new pair: the first query starts cold.
@@ -260,10 +291,10 @@ pub fn update_manifold<T: Real>(
     workspace: &mut PairWorkspace<T>,
 ) -> PairOutcome<T> {
     debug_assert!(input.prediction >= T::zero(), "negative prediction");
-    if let Some((last, reuse)) = state
-        .last
-        .and_then(|l| certified_reuse(&l, &input.pos12, input.prediction).map(|r| (l, r)))
-    {
+    if let Some((last, reuse)) = state.last.and_then(|l| {
+        let with_points = !manifold.points.is_empty();
+        certified_reuse(&l, &input.pos12, input.prediction, with_points).map(|r| (l, r))
+    }) {
         return reused(&last, reuse, manifold);
     }
     let outcome = query_pair_witnessed(
@@ -277,9 +308,16 @@ pub fn update_manifold<T: Real>(
         workspace,
         Some(&mut state.sat_certificate),
     );
-    let reach2 = state
-        .last
-        .map_or_else(|| bounding_radius(input.shape2), |l| l.reach2);
+    let (reach2, still_within) = state.last.map_or_else(
+        || {
+            let small = Float::min(half_diagonal(input.shape1), half_diagonal(input.shape2));
+            (
+                bounding_radius(input.shape2),
+                T::TOLERANCES.accuracy * small,
+            )
+        },
+        |l| (l.reach2, l.still_within),
+    );
     // The directions last frame's features were searched along (its normal, in each shape's
     // frame), from which this frame's turn is measured; needed only while a budget is left,
     // and taken only from a manifold with points (a contact always leaves one: an emptied
@@ -295,7 +333,9 @@ pub fn update_manifold<T: Real>(
         pos12: input.pos12,
         lower_bound: outcome.lower_bound,
         reach2,
+        still_within,
         quality: outcome.quality,
+        settled: false,
     });
     let previous: ArrayVec<ContactPoint<T>, MAX_MANIFOLD_POINTS> =
         core::mem::take(&mut manifold.points);
@@ -332,11 +372,18 @@ pub fn update_manifold<T: Real>(
     if !any_persisted {
         manifold.twist_impulse = T::zero();
     }
+    if let Some(last) = &mut state.last {
+        last.settled = manifold.points.len() == previous.len()
+            && manifold
+                .points
+                .iter()
+                .all(|p| previous.iter().any(|q| q.id == p.id));
+    }
     outcome
 }
 
-/// The answer of a certified shortcut (`reuse` is `Unchanged` or `Apart`): the last full
-/// computation's manifold as it stands ([`keep_last_manifold`]); its lower bound and quality.
+/// The answer of a certified shortcut: the last full computation's manifold as it stands
+/// ([`keep_last_manifold`]); its lower bound and quality.
 fn reused<T: Real>(
     last: &LastComputation<T>,
     reuse: Reuse,
@@ -353,7 +400,7 @@ fn reused<T: Real>(
 }
 
 /// The manifold of a certified shortcut: the last full computation's as it stands, every
-/// point persisted (`Unchanged`), or none (`Apart`).
+/// point persisted (`Unchanged`, `Still`), or none (`Apart`).
 pub(crate) fn keep_last_manifold<T: Real>(reuse: Reuse, manifold: &mut ContactManifold<T>) {
     if reuse == Reuse::Apart {
         manifold.points.clear();
@@ -363,24 +410,35 @@ pub(crate) fn keep_last_manifold<T: Real>(reuse: Reuse, manifold: &mut ContactMa
     }
 }
 
-/// The shortcut the last full computation certifies at `pos12`, if any (see the module doc).
+/// The shortcut the last full computation certifies at `pos12`, if any (see the module doc);
+/// `with_points`: the manifold holds the last full computation's points (a `Still` pair's
+/// answer).
 fn certified_reuse<T: Real>(
     last: &LastComputation<T>,
     pos12: &Isometry<T>,
     prediction: T,
+    with_points: bool,
 ) -> Option<Reuse> {
     if bitwise_equal(pos12, &last.pos12) {
         return Some(Reuse::Unchanged);
     }
-    if !(last.lower_bound > prediction) {
+    let apart = last.lower_bound > prediction;
+    let still = with_points && last.settled && last.quality == ContactQuality::Converged;
+    if !(apart || still) {
         return None;
     }
     let (t, t0) = (&pos12.translation.vector, &last.pos12.translation.vector);
     let turn = pos12.rotation * last.pos12.rotation.inverse();
     let half_sine = turn.imag().norm();
-    let moved = (t - t0).norm() + (half_sine + half_sine) * last.reach2;
-    let rounding = T::lit(16.0) * T::TOLERANCES.epsilon * (t.norm() + t0.norm() + last.reach2);
-    (last.lower_bound - (moved + rounding) > prediction).then_some(Reuse::Apart)
+    let shift = (t - t0).norm();
+    let moved = shift + (half_sine + half_sine) * last.reach2;
+    let sixteen_eps = T::lit(16.0) * T::TOLERANCES.epsilon;
+    if apart {
+        let rounding = sixteen_eps * (t.norm() + t0.norm() + last.reach2);
+        return (last.lower_bound - (moved + rounding) > prediction).then_some(Reuse::Apart);
+    }
+    let rounding = sixteen_eps * (shift + last.reach2);
+    (moved + rounding <= last.still_within).then_some(Reuse::Still)
 }
 
 /// Whether two poses are the same bit for bit (`==` alone does not tell −0 from +0). Without
@@ -403,6 +461,11 @@ pub(crate) fn bitwise_equal<T: Real>(p: &Isometry<T>, q: &Isometry<T>) -> bool {
 fn bounding_radius<T: Real>(shape: &Shape<T>) -> T {
     let aabb = shape.local_aabb();
     aabb.center().coords.norm() + aabb.half_diagonal()
+}
+
+/// The half-diagonal of `shape`'s local bounding box (docs/accuracy.md's size of a shape).
+fn half_diagonal<T: Real>(shape: &Shape<T>) -> T {
+    shape.local_aabb().half_diagonal()
 }
 
 /// Last frame's tangent `t` projected onto the plane of the new normal `n` (A's frame), so the

@@ -188,6 +188,10 @@ pub enum Reuse {
     /// The last full computation's lower bound on the distance, less the most B can have moved
     /// since, is beyond the prediction: no contact, without a query.
     Apart,
+    /// B has moved since the last full computation, which found a contact, by less than
+    /// [`Tolerances::accuracy`](nphase_math::Tolerances::accuracy) × the smaller shape's size:
+    /// too little to move the answer beyond docs/accuracy.md's tolerances: its manifold stands.
+    Still,
 }
 
 impl<T: Real> PairOutcome<T> {
