@@ -15,7 +15,8 @@
 //! All sides run the pairs in chunks of 128, sequentially on one thread or with rayon on a pool
 //! of two. Workloads (prediction 0.02; "moving": every body turns by 1e-3 rad and moves by
 //! 1e-3 per frame along seeded random directions; "slow": the same by 1e-5, as bodies at rest
-//! under a solver's jitter; "rest": nothing moves):
+//! under a solver's jitter; "creep": by 1e-6, a resting rapier pile's per-step motion
+//! (docs/engines.md); "rest": nothing moves):
 //!
 //! * `boxes` — 2 000 pairs of unit boxes face on face, 1e-3 deep, offset and turned about the
 //!   normal at random;
@@ -69,6 +70,7 @@ const CHUNK: usize = 128;
 const PREDICTION: f64 = 0.02;
 const STEP: f64 = 1e-3;
 const SLOW_STEP: f64 = 1e-5;
+const CREEP_STEP: f64 = 1e-6;
 const PAIRS: usize = 2000;
 
 // ---------------------------------------------------------------------------------------------
@@ -129,10 +131,15 @@ impl Workload {
     }
 }
 
-/// The variants of a workload built from `doc_of(step)`: moving, slow, at rest.
-fn variants(name: &str, doc_of: impl Fn(f64) -> SceneDoc) -> [Workload; 3] {
-    [("moving", STEP), ("slow", SLOW_STEP), ("rest", 0.0)]
-        .map(|(label, step)| Workload::new(format!("{name}/{label}"), &doc_of(step)))
+/// The variants of a workload built from `doc_of(step)`: moving, slow, creeping, at rest.
+fn variants(name: &str, doc_of: impl Fn(f64) -> SceneDoc) -> [Workload; 4] {
+    [
+        ("moving", STEP),
+        ("slow", SLOW_STEP),
+        ("creep", CREEP_STEP),
+        ("rest", 0.0),
+    ]
+    .map(|(label, step)| Workload::new(format!("{name}/{label}"), &doc_of(step)))
 }
 
 fn cuboid(h: f64) -> ShapeDesc {
@@ -543,6 +550,7 @@ fn criterion_groups(c: &mut Criterion, w: &Workload) {
 struct Rates {
     unchanged: f64,
     apart: f64,
+    still: f64,
     warm: f64,
     epa: f64,
     epa_warm: f64,
@@ -562,6 +570,7 @@ fn rates(r: &mut dyn Runner) -> Rates {
     Rates {
         unchanged: sum.reused_unchanged as f64 / pairs,
         apart: sum.reused_apart as f64 / pairs,
+        still: sum.reused_still as f64 / pairs,
         warm: sum.warm_starts as f64 / pairs,
         epa: sum.epa_runs as f64 / pairs,
         epa_warm: sum.epa_warm as f64 / pairs,
@@ -574,10 +583,10 @@ fn rates(r: &mut dyn Runner) -> Rates {
 fn table(rounds: usize) {
     println!(
         "| workload | pairs | threads | nphase f32 | nphase f64 | parry 0.31 | parry 0.25 | \
-         parry 0.31 / nphase f32 | unchanged | apart | warm | EPA | of which warm | certified | \
-         points/pair |"
+         parry 0.31 / nphase f32 | unchanged | apart | still | warm | EPA | of which warm | \
+         certified | points/pair |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for w in workloads() {
         for threads in [1, 2] {
             let engines: Vec<&str> = ENGINES
@@ -601,7 +610,7 @@ fn table(rounds: usize) {
             let rate = rates(runners[0].as_mut());
             println!(
                 "| {} | {} | {threads} | {:.0} | {:.0} | {:.0} | {:.0} | {:.2} | {:.1} % | {:.1} % | \
-                 {:.1} % | {:.1} % | {:.1} % | {:.1} % | {:.2} |",
+                 {:.1} % | {:.1} % | {:.1} % | {:.1} % | {:.1} % | {:.2} |",
                 w.name,
                 w.pairs.len(),
                 best[0],
@@ -611,6 +620,7 @@ fn table(rounds: usize) {
                 best[2] / best[0],
                 100.0 * rate.unchanged,
                 100.0 * rate.apart,
+                100.0 * rate.still,
                 100.0 * rate.warm,
                 100.0 * rate.epa,
                 100.0 * rate.epa_warm,

@@ -19,7 +19,7 @@ while [ $# -gt 0 ]; do
     if [ "$1" = "--" ]; then shift; engines=("$@"); break; fi
     workloads+=("$1"); shift
 done
-[ ${#workloads[@]} -gt 0 ] || workloads=(boxes/moving boxes/slow boxes/rest pile/moving pile/slow pile/rest hulls/moving hulls/slow hulls/rest apart/moving apart/slow apart/rest)
+[ ${#workloads[@]} -gt 0 ] || workloads=(boxes/moving boxes/slow boxes/creep boxes/rest pile/moving pile/slow pile/creep pile/rest hulls/moving hulls/slow hulls/creep hulls/rest apart/moving apart/slow apart/creep apart/rest)
 [ ${#engines[@]} -gt 0 ] || engines=(nphase_f32 nphase_f64 parry031_f32 parry025_f32)
 
 binary=$(cargo bench --manifest-path "$root/Cargo.toml" -p nphase --bench coherence --no-run \

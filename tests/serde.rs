@@ -152,3 +152,37 @@ fn a_state_without_turn_budgets_reads_with_none() {
         assert_eq!(old_manifold, manifold, "frame {frame}");
     }
 }
+
+/// A pair state saved before the `Still` shortcut (no `still_within` or `stands` in its last
+/// computation) still reads, with neither (the allowance measured again and the manifold not
+/// standing until the next full computations), and goes on to the same manifolds as the state
+/// it was saved from once those have run.
+#[test]
+fn a_state_without_the_still_allowance_reads_without_it() {
+    let shapes = (
+        Shape::Cuboid(Cuboid::new(Vector::new(2.0, 0.5, 2.0)).expect("valid")),
+        Shape::Cuboid(Cuboid::new(Vector::new(0.5, 0.5, 0.5)).expect("valid")),
+    );
+    let (mut state, mut manifold) = (PairState::new(), ContactManifold::default());
+    for frame in 0..3 {
+        step(&shapes, frame, &mut state, &mut manifold);
+    }
+    let last = state.last.expect("computed");
+    assert!(last.still_within > 0.0 && last.stands, "{last:?}");
+    let mut value = serde_json::to_value(&state).expect("state serializes");
+    let fields = value["last"].as_object_mut().expect("an object");
+    assert!(fields.remove("still_within").is_some() && fields.remove("stands").is_some());
+    let mut old: PairState<f64> = serde_json::from_value(value).expect("state deserializes");
+    let old_last = old.last.expect("kept");
+    assert!(
+        old_last.still_within == 0.0 && !old_last.stands,
+        "{old_last:?}"
+    );
+    let mut old_manifold = manifold.clone();
+    for frame in 3..8 {
+        step(&shapes, frame, &mut state, &mut manifold);
+        step(&shapes, frame, &mut old, &mut old_manifold);
+        assert_eq!(old_manifold, manifold, "frame {frame}");
+    }
+    assert_eq!(old.last, state.last);
+}

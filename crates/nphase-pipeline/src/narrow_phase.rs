@@ -10,7 +10,7 @@
 //! whose id and pose are, bit for bit, the last update's at the same index. A pair of two such
 //! colliders was brought up to date at these very poses by the last update, so its `pos12` and
 //! everything [`update_manifold`] would answer are the same as then: it repeats the last
-//! update's certified shortcut (an `Unchanged` manifold, or `Apart` again) without computing
+//! update's certified shortcut (an `Unchanged` or `Still` manifold, or `Apart` again) without computing
 //! `pos12`, and is counted as that shortcut. Only a record the last update computed takes
 //! it (a new pair has none), and the pass runs after the input is validated, so a refused
 //! update leaves the last one's colliders in place. When the colliders keep their ids and the
@@ -20,8 +20,8 @@
 //! thread costs). Which thread runs a pair never changes its answer.
 //!
 //! **Nothing moved, again.** Repeating a shortcut is idempotent: after one update in which
-//! nothing moved and every pair repeated its shortcut, each record's shortcut (`Unchanged` or
-//! `Apart`), each quality and each manifold's points are what repeating it gives again. The
+//! nothing moved and every pair repeated its shortcut, each record's shortcut (`Unchanged`,
+//! `Still` or `Apart`), each quality and each manifold's points are what repeating it gives again. The
 //! pipeline remembers that it is at this fixed point (`settled`); a next update in which
 //! nothing moved either leaves the records and qualities as they are and only walks the
 //! manifolds — marking their points persisted again and counting them, which is all the

@@ -7,8 +7,8 @@
 //!
 //! 0. certified reuse (below): a pose unchanged since the last full computation keeps its
 //!    manifold, and so does a contact whose pose has moved too little to change the answer
-//!    beyond the accuracy; a pair that cannot have come within
-//!    the prediction distance has none;
+//!    beyond the accuracy; a pair that cannot have come within the prediction distance has
+//!    none;
 //! 1. the pair's contact ([`query_pair_cached`](crate::query_pair_cached)) in A's frame,
 //!    warm-started from the [`PairState`]; a separating-axis contact's witness is left to the
 //!    manifold's clipping (one clip per pair per frame, [`SupportHints::witness_on_plane`](crate::SupportHints::witness_on_plane));
@@ -36,28 +36,38 @@
 //!   When `L − m` exceeds the prediction, there is no contact — without GJK. The computation of
 //!   `m` is rounded up by `16 ε (|t| + |t₀| + ρ)` so that rounding cannot certify a contact
 //!   away. A contact (`L ≤` prediction) never takes this path.
-//! * **Still.** A contact whose answer converged, with its manifold's points at hand and the
-//!   same ids as the manifold before it (*settled*: a manifold built without history, a
-//!   pair's first, can differ from the next one built with it — a point named alike placed
-//!   elsewhere; the next full computation settles it), while
-//!   `m` (rounded up by `16 ε (|t − t₀| + ρ)`: the difference of nearby translations is exact,
-//!   the quaternion product carries a few ε) stays within `δ = accuracy × small`
+//! * **Still.** A contact whose manifold *stands* — its answer converged with certified bounds
+//!   within `6 δ` of each other, and its manifold has the same ids as the one before it (a
+//!   manifold built without history, a pair's first, can differ from the next one built with
+//!   it: a point named alike placed elsewhere) — keeps that manifold as it is (normal, points,
+//!   distances, ids) while `m` stays within `δ = accuracy × small`
 //!   ([`Tolerances::accuracy`](nphase_math::Tolerances::accuracy), a tenth of
-//!   docs/accuracy.md's tolerance; `small` the smaller shape's half-diagonal): the manifold
-//!   stands as it is — normal, points, distances, ids. Why that is the full computation's
-//!   answer within the tolerance: B moved by at most `δ`, so the true signed distance moved by
-//!   at most `δ`, and so did the separation of each point's two ends along the normal (the end
-//!   on B moved with B, the end on A and the normal stayed); the support gap of the two shapes
-//!   along the kept normal moved by at most `δ` as well, so it still matches the true distance
-//!   within the last answer's error plus `2δ`. The answer is off the exact one by at most its
-//!   own error plus `2δ`, a fifth of the tolerance, however many frames it stands, since `m` is
-//!   measured from `P₀`. Points are not added or dropped: within `δ` a full computation keeps
-//!   last frame's points by their ids (its id hysteresis reaches `2τ`, 1 % of the features'
-//!   size, and its depth hysteresis `1e-3` of it, both far wider than `δ`); `reuse.rs`
-//!   checks both against the full computation with the pair's history. A rapier pile at rest
-//!   moves its bodies by ~1e-6 of their size a step (docs/engines.md), so most resting
-//!   contacts take this path for several steps at a time.
+//!   docs/accuracy.md's tolerance; `small` the smaller shape's half-diagonal, which keeps `δ`
+//!   within the small-on-large tolerance too). `m` is rounded up here by
+//!   `16 ε (|t − t₀| + ρ)`: the difference of the translations carries a rounding relative to
+//!   itself, the quaternion product and the norm of its vector part a few ε (a unit
+//!   quaternion's norm drifting by a few ε between frames included). Why that is the full
+//!   computation's answer within the tolerance: B moved by at most `δ` in A's frame, so the
+//!   true signed distance moved by at most `δ`, and so did the separation of each point's
+//!   two ends along the normal (the end on B moved with B; the end on A and the normal
+//!   stayed); the support gap of the two shapes along the kept normal moved by at most `δ` as
+//!   well. The last answer was off by at most its bracket, `6 δ`; the standing one is off
+//!   the exact answer by at most `8 δ`, within the tolerance `10 δ` — however many frames it
+//!   stands, since `m` is measured from `P₀` — and its normal's support gap matches the true
+//!   distance as closely. What a full computation would add is its own choice of points: it
+//!   keeps last frame's points by their ids (its id hysteresis reaches `2τ`, 2 % of the
+//!   features' size; its depth hysteresis `1e-3` of it), so it mostly returns the same points;
+//!   where it itself changes them under motions far below the accuracy (a cylinder on a
+//!   triangle at the switch between its cap and its side goes from one point to four and back
+//!   as the pose creeps by 1e-12), the shortcut holds the last full computation's
+//!   (`reuse.rs` counts how often). A rapier pile at rest moves its bodies by 1e-7 to 1e-6 m
+//!   a step (docs/engines.md), so most resting contacts take this path for several steps at
+//!   a time. The rounding term limits it to a B whose reach `ρ` is within about five times
+//!   the smaller shape's size in f32 (a small shape A on a large B rarely stands; with the
+//!   large shape as A it does).
 //!
+//! Each shortcut reports the last full computation's lower bound less `m` (rounded up), a
+//! certified lower bound at `P`.
 //! Each path is counted ([`PairOutcome::reuse`], `StepStats`), and the answer keeps the quality
 //! of the computation it reuses. None changes an answer beyond the tolerances: an unchanged
 //! input has the same answer, an apart pair has no contact, and a still one the answer above.
@@ -81,7 +91,9 @@
 //!   impulses the engine wrote into them, and last frame's normal and tangent (the turn
 //!   budgets measure this frame's turn from that normal); on return it holds this
 //!   frame's points, and each point whose id was there last frame gets that point's impulses
-//!   back (`persisted`). A new pair starts from `ContactManifold::default()`.
+//!   back (`persisted`). A new pair starts from `ContactManifold::default()`. The engine
+//!   writes impulses and `persisted` marks, never points: the certified shortcuts return the
+//!   points as they stand.
 //! * **What the caller keeps stable.** The same two shapes in the same order (A, B) for the
 //!   pair's whole life — the state and the ids name features of these shapes; the same
 //!   prediction distance. When a shape changes (or the pair leaves the broadphase and comes
@@ -198,21 +210,31 @@ pub struct LastComputation<T: Real> {
     pub lower_bound: T,
     /// The largest distance of a point of B from B's origin (an upper bound).
     pub reach2: T,
-    /// How far B may move from `pos12` while the manifold stands ([`Reuse::Still`]):
-    /// [`Tolerances::accuracy`](nphase_math::Tolerances::accuracy) × the smaller shape's
-    /// half-diagonal.
+    /// How far B may move from `pos12` while the manifold stands ([`Reuse::Still`]), the
+    /// allowance `δ` of the module doc: [`Tolerances::accuracy`](nphase_math::Tolerances::accuracy)
+    /// × the smaller shape's half-diagonal (same unit as `pos12`); 0 (a state saved before it
+    /// existed) is measured again at the next full computation.
+    #[cfg_attr(feature = "serde", serde(default = "zero"))]
     pub still_within: T,
     /// How that computation ended (a reused answer is as good as the one it reuses).
     pub quality: ContactQuality,
-    /// Whether that computation's manifold had the same ids as the one before it (a manifold
-    /// built without history can differ from the next one built with it; only one that history
-    /// left as it was may stand, [`Reuse::Still`]).
-    pub settled: bool,
+    /// Whether that computation's manifold may stand while B stays within `still_within`: a
+    /// contact that converged within `6 δ` (its certified bounds), whose manifold has the same
+    /// ids as the one before it (see the module doc); false in a state saved before it existed.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub stands: bool,
+}
+
+/// The default of [`LastComputation::still_within`] in a saved state that lacks it.
+#[cfg(feature = "serde")]
+fn zero<T: Real>() -> T {
+    T::zero()
 }
 
 // The per-pair record an engine keeps inline, pinned: GJK's cache (32 bytes), the
 // separating-axis feature (6, padded to 8), the manifold's history (24: its turn budgets took
-// 4 bytes of what was padding), the last full computation (a pose, three bounds, a quality) and
+// 4 bytes of what was padding), the last full computation (a pose, three bounds, a quality, a
+// flag; the allowance of `Still` made it 8 bytes larger) and
 // the pointers to EPA's kept polytope and to the separating-axis certificate (8 each).
 const _: () = assert!(size_of::<PairState<f32>>() <= 128);
 const _: () = assert!(size_of::<PairState<f64>>() <= 168);
@@ -291,11 +313,11 @@ pub fn update_manifold<T: Real>(
     workspace: &mut PairWorkspace<T>,
 ) -> PairOutcome<T> {
     debug_assert!(input.prediction >= T::zero(), "negative prediction");
-    if let Some((last, reuse)) = state.last.and_then(|l| {
-        let with_points = !manifold.points.is_empty();
-        certified_reuse(&l, &input.pos12, input.prediction, with_points).map(|r| (l, r))
-    }) {
-        return reused(&last, reuse, manifold);
+    if let Some((last, (reuse, moved))) = state
+        .last
+        .and_then(|l| certified_reuse(&l, &input.pos12, input.prediction).map(|r| (l, r)))
+    {
+        return reused(&last, reuse, moved, manifold);
     }
     let outcome = query_pair_witnessed(
         input.shape1,
@@ -308,16 +330,16 @@ pub fn update_manifold<T: Real>(
         workspace,
         Some(&mut state.sat_certificate),
     );
-    let (reach2, still_within) = state.last.map_or_else(
-        || {
+    let reach2 = state
+        .last
+        .map_or_else(|| bounding_radius(input.shape2), |l| l.reach2);
+    let still_within = match state.last {
+        Some(l) if l.still_within > T::zero() => l.still_within,
+        _ => {
             let small = Float::min(half_diagonal(input.shape1), half_diagonal(input.shape2));
-            (
-                bounding_radius(input.shape2),
-                T::TOLERANCES.accuracy * small,
-            )
-        },
-        |l| (l.reach2, l.still_within),
-    );
+            T::TOLERANCES.accuracy * small
+        }
+    };
     // The directions last frame's features were searched along (its normal, in each shape's
     // frame), from which this frame's turn is measured; needed only while a budget is left,
     // and taken only from a manifold with points (a contact always leaves one: an emptied
@@ -335,7 +357,7 @@ pub fn update_manifold<T: Real>(
         reach2,
         still_within,
         quality: outcome.quality,
-        settled: false,
+        stands: false,
     });
     let previous: ArrayVec<ContactPoint<T>, MAX_MANIFOLD_POINTS> =
         core::mem::take(&mut manifold.points);
@@ -361,39 +383,43 @@ pub fn update_manifold<T: Real>(
     );
     manifold.local_normal1 = contact.normal;
     manifold.local_tangent1 = carried_tangent(&contact.normal, &manifold.local_tangent1);
-    let mut any_persisted = false;
+    let (mut any_persisted, mut all_persisted) = (false, true);
     for p in &mut manifold.points {
         if let Some(q) = previous.iter().find(|q| q.id == p.id) {
             p.normal_impulse = q.normal_impulse;
             p.tangent_impulse = q.tangent_impulse;
             any_persisted = true;
+        } else {
+            all_persisted = false;
         }
     }
     if !any_persisted {
         manifold.twist_impulse = T::zero();
     }
+    // The last answer's error is at most its certified bracket: within `6 δ`, it stays within
+    // `8 δ` while B moves by `δ` (the module doc).
+    let tight = contact.quality == ContactQuality::Converged
+        && contact.upper_bound - contact.lower_bound <= T::lit(6.0) * still_within;
     if let Some(last) = &mut state.last {
-        last.settled = manifold.points.len() == previous.len()
-            && manifold
-                .points
-                .iter()
-                .all(|p| previous.iter().any(|q| q.id == p.id));
+        last.stands = tight && all_persisted && manifold.points.len() == previous.len();
     }
     outcome
 }
 
 /// The answer of a certified shortcut: the last full computation's manifold as it stands
-/// ([`keep_last_manifold`]); its lower bound and quality.
+/// ([`keep_last_manifold`]) and its quality; its lower bound less `moved`, how far B may have
+/// moved since (rounding included).
 fn reused<T: Real>(
     last: &LastComputation<T>,
     reuse: Reuse,
+    moved: T,
     manifold: &mut ContactManifold<T>,
 ) -> PairOutcome<T> {
     keep_last_manifold(reuse, manifold);
     // The answer is the last computation's, and so is its quality.
     PairOutcome {
         reuse,
-        lower_bound: last.lower_bound,
+        lower_bound: last.lower_bound - moved,
         quality: last.quality,
         ..PairOutcome::default()
     }
@@ -410,35 +436,37 @@ pub(crate) fn keep_last_manifold<T: Real>(reuse: Reuse, manifold: &mut ContactMa
     }
 }
 
-/// The shortcut the last full computation certifies at `pos12`, if any (see the module doc);
-/// `with_points`: the manifold holds the last full computation's points (a `Still` pair's
-/// answer).
+/// The shortcut the last full computation certifies at `pos12`, if any (see the module doc),
+/// with how far B may have moved since (the bound `m`, rounded up; 0 when unchanged).
 fn certified_reuse<T: Real>(
     last: &LastComputation<T>,
     pos12: &Isometry<T>,
     prediction: T,
-    with_points: bool,
-) -> Option<Reuse> {
+) -> Option<(Reuse, T)> {
     if bitwise_equal(pos12, &last.pos12) {
-        return Some(Reuse::Unchanged);
+        return Some((Reuse::Unchanged, T::zero()));
     }
     let apart = last.lower_bound > prediction;
-    let still = with_points && last.settled && last.quality == ContactQuality::Converged;
-    if !(apart || still) {
+    if !(apart || last.stands) {
         return None;
     }
     let (t, t0) = (&pos12.translation.vector, &last.pos12.translation.vector);
+    let shift2 = (t - t0).norm_squared();
+    // Most contacts that moved at all moved by more than the allowance: out before the turn.
+    if !apart && !(shift2 <= last.still_within * last.still_within) {
+        return None;
+    }
     let turn = pos12.rotation * last.pos12.rotation.inverse();
     let half_sine = turn.imag().norm();
-    let shift = (t - t0).norm();
+    let shift = Float::sqrt(shift2);
     let moved = shift + (half_sine + half_sine) * last.reach2;
     let sixteen_eps = T::lit(16.0) * T::TOLERANCES.epsilon;
     if apart {
-        let rounding = sixteen_eps * (t.norm() + t0.norm() + last.reach2);
-        return (last.lower_bound - (moved + rounding) > prediction).then_some(Reuse::Apart);
+        let bound = moved + sixteen_eps * (t.norm() + t0.norm() + last.reach2);
+        return (last.lower_bound - bound > prediction).then_some((Reuse::Apart, bound));
     }
-    let rounding = sixteen_eps * (shift + last.reach2);
-    (moved + rounding <= last.still_within).then_some(Reuse::Still)
+    let bound = moved + sixteen_eps * (shift + last.reach2);
+    (bound <= last.still_within).then_some((Reuse::Still, bound))
 }
 
 /// Whether two poses are the same bit for bit (`==` alone does not tell −0 from +0). Without
@@ -484,10 +512,59 @@ fn carried_tangent<T: Real>(n: &UnitVector<T>, t: &UnitVector<T>) -> UnitVector<
 
 #[cfg(test)]
 mod tests {
-    use nphase_math::nalgebra::{Quaternion, Translation3};
-    use nphase_math::{Isometry, Rotation};
+    use nphase_math::nalgebra::{Quaternion, Translation3, UnitQuaternion};
+    use nphase_math::{Isometry, Rotation, Vector};
 
-    use super::bitwise_equal;
+    use super::{LastComputation, bitwise_equal, certified_reuse};
+    use crate::{ContactQuality, Reuse};
+
+    /// `Still` holds up to its allowance and not past it, for a translation and for a turn
+    /// (whose displacement is the chord at B's reach, however small B's origin moves), and
+    /// only for a manifold that stands; the bound comes back with it.
+    #[test]
+    fn still_holds_within_its_allowance_alone() {
+        let p0 = Isometry::from_parts(
+            Translation3::new(0.3, 1.2, -0.4),
+            UnitQuaternion::from_scaled_axis(Vector::new(0.2, -0.5, 0.1)),
+        );
+        let last = LastComputation {
+            pos12: p0,
+            lower_bound: -1e-3,
+            reach2: 4.0,
+            still_within: 1e-6,
+            quality: ContactQuality::Converged,
+            stands: true,
+        };
+        let shifted = |d: f64| {
+            let mut p = p0;
+            p.translation.vector.x += d;
+            p
+        };
+        let turned = |angle: f64| {
+            let mut p = p0;
+            p.rotation =
+                UnitQuaternion::from_scaled_axis(Vector::new(0.0, angle, 0.0)) * p.rotation;
+            p
+        };
+        let still = |p: &Isometry<f64>, last: &LastComputation<f64>| {
+            certified_reuse(last, p, 0.01).map(|(r, _)| r)
+        };
+        assert_eq!(still(&shifted(0.99e-6), &last), Some(Reuse::Still));
+        assert_eq!(still(&shifted(1.01e-6), &last), None);
+        // A turn by θ moves B's farthest point (ρ = 4) by 2 sin(θ/2) ρ ≈ 4 θ.
+        assert_eq!(still(&turned(0.24e-6), &last), Some(Reuse::Still));
+        assert_eq!(still(&turned(0.26e-6), &last), None);
+        let (_, bound) = certified_reuse(&last, &shifted(0.5e-6), 0.01).expect("still");
+        assert!((0.5e-6..0.6e-6).contains(&bound), "{bound}");
+        let fallen = LastComputation {
+            stands: false,
+            ..last
+        };
+        assert_eq!(still(&shifted(1e-9), &fallen), None);
+        assert_eq!(still(&p0, &fallen), Some(Reuse::Unchanged));
+        // A non-finite pose certifies nothing.
+        assert_eq!(still(&shifted(f64::NAN), &last), None);
+    }
 
     /// Every one of the seven components counts, by its bits: one ulp, or −0 for +0, in any
     /// of them makes two poses differ.

@@ -4,7 +4,7 @@
 //! unit with one state and manifold kept across frames, in four motions — *moving* (B drifts
 //! 1e-3 units and turns 1e-3 rad a frame), *resting* (B still, a jitter on one frame in four),
 //! *tumbling* (B turns 0.05 rad a frame about a random axis), *creeping* (B drifts and turns by
-//! a few hundredths of the still allowance `accuracy × small` a frame, as a resting body does in
+//! about a tenth of the still allowance `accuracy × small` a frame, as a resting body does in
 //! an engine) — from placements near contact and apart (up to 0.6 units). Every frame that a
 //! shortcut answered is checked against a cold, full query of the same pose:
 //!
@@ -245,10 +245,10 @@ fn check_sequence(
                     c.dist
                 );
                 // The full computation with the pair's history (its last computation not
-                // settled: no shortcut but this one applies to a contact that moved).
+                // not standing: no shortcut but this one applies to a contact that moved).
                 let (mut full_state, mut full) = (state_before, manifold_before);
                 if let Some(last) = &mut full_state.last {
-                    last.settled = false;
+                    last.stands = false;
                 }
                 let full_outcome =
                     update_manifold(&input, &mut full_state, &mut full, &mut workspace);

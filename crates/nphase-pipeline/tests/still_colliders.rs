@@ -2,7 +2,8 @@
 //!
 //! Random pairs of every zoo shape kind, near contact (penetrating, touching, within and beyond
 //! the prediction), run through `NarrowPhase::update` on one and two threads while, each
-//! frame, a random half of the colliders moves a little (some pairs then move, some do not,
+//! frame, a random half of the colliders moves a little and a quarter creeps (by 1e-13, within
+//! the allowance of the `Still` shortcut: some pairs then move, some stand, some do not move,
 //! some have one side moved), whole frames stand still (single ones, and a run of five in
 //! which the pipeline settles), and some frames drop, add back or reorder pairs. Beside it
 //! every pair runs through `update_manifold` with its own state and manifold, from `pos12`
@@ -56,16 +57,18 @@ fn still_colliders_repeat_the_pair_units_answer() {
         .map(|_| (PairState::new(), ContactManifold::default()))
         .collect();
     let mut ws = PairWorkspace::new();
-    let (mut shortcuts, mut computed) = (0u64, 0u64);
+    let (mut shortcuts, mut computed, mut stood) = (0u64, 0u64, 0u64);
     for frame in 0..FRAMES {
         // Frames 3, 7, 11 and 15 to 19 stand still (frame 15 leaves the pipeline settled,
         // frames 16 to 19 repeat it); the others move a random half of the colliders.
         if frame % 4 != 3 && (1..16).contains(&frame) {
             for c in &mut world {
+                let t = &mut c.pose.translation.vector;
                 if rng.random_bool(0.5) {
-                    let t = &mut c.pose.translation.vector;
                     t.x += rng.random_range(-1e-3..1e-3);
                     t.y += rng.random_range(-1e-3..1e-3);
+                } else if rng.random_bool(0.5) {
+                    t.x += 1e-13;
                 }
             }
         }
@@ -85,7 +88,7 @@ fn still_colliders_repeat_the_pair_units_answer() {
             }
         }
         let pairs: Vec<(usize, usize)> = listed.iter().map(|&k| all_pairs[k]).collect();
-        let mut counts = (0, 0);
+        let mut counts = (0, 0, 0);
         let mut qualities = vec![None; all_pairs.len()];
         for &k in &listed {
             let (a, b) = all_pairs[k];
@@ -99,6 +102,7 @@ fn still_colliders_repeat_the_pair_units_answer() {
             let outcome = update_manifold(&input, state, manifold, &mut ws);
             counts.0 += u64::from(outcome.reuse == Reuse::Unchanged);
             counts.1 += u64::from(outcome.reuse == Reuse::Apart);
+            counts.2 += u64::from(outcome.reuse == Reuse::Still);
             computed += u64::from(outcome.reuse == Reuse::Computed);
             qualities[k] = Some(outcome.quality);
         }
@@ -106,7 +110,11 @@ fn still_colliders_repeat_the_pair_units_answer() {
             let manifolds = narrow.update(&world, &pairs).expect("valid input").to_vec();
             let stats = *narrow.stats();
             assert_eq!(
-                (stats.reused_unchanged, stats.reused_apart),
+                (
+                    stats.reused_unchanged,
+                    stats.reused_apart,
+                    stats.reused_still
+                ),
                 counts,
                 "frame {frame}: shortcut counts"
             );
@@ -128,7 +136,8 @@ fn still_colliders_repeat_the_pair_units_answer() {
                 );
             }
         }
-        shortcuts += counts.0 + counts.1;
+        shortcuts += counts.0 + counts.1 + counts.2;
+        stood += counts.2;
         // The engine writes its impulses, the same into both (and on odd frames clears the
         // points' `persisted` marks, which a shortcut sets again).
         for (slot, &k) in listed.iter().enumerate() {
@@ -148,4 +157,5 @@ fn still_colliders_repeat_the_pair_units_answer() {
     }
     assert!(shortcuts > 200, "shortcuts taken: {shortcuts}");
     assert!(computed > 200, "full computations: {computed}");
+    assert!(stood > 50, "manifolds that stood: {stood}");
 }

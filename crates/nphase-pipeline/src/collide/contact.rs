@@ -188,9 +188,11 @@ pub enum Reuse {
     /// The last full computation's lower bound on the distance, less the most B can have moved
     /// since, is beyond the prediction: no contact, without a query.
     Apart,
-    /// B has moved since the last full computation, which found a contact, by less than
-    /// [`Tolerances::accuracy`](nphase_math::Tolerances::accuracy) × the smaller shape's size:
-    /// too little to move the answer beyond docs/accuracy.md's tolerances: its manifold stands.
+    /// B has moved since the last full computation by at most
+    /// [`Tolerances::accuracy`](nphase_math::Tolerances::accuracy) × the smaller shape's
+    /// half-diagonal, too little to move the answer beyond docs/accuracy.md's tolerances, and
+    /// that computation's manifold stands (a contact converged within its bounds, whose ids
+    /// were those of the manifold before it): it is returned as it is.
     Still,
 }
 

@@ -4,7 +4,7 @@
 #![allow(dead_code)] // each test file uses a subset of the helpers
 
 use nphase_math::nalgebra::{Translation3, UnitQuaternion};
-use nphase_math::{Isometry, Point, Vector};
+use nphase_math::{Isometry, Point, Real, Vector};
 use nphase_pipeline::query::contact;
 use nphase_pipeline::{
     Collider, ContactPoint, ManifoldInput, ManifoldWorkspace, SupportHints, build_manifold,
@@ -27,42 +27,51 @@ pub fn cuboid(x: f64, y: f64, z: f64) -> Shape<f64> {
 
 /// One shape of every type (and rounded variants of a polytope and a curved shape), named.
 pub fn zoo() -> Vec<(&'static str, Shape<f64>)> {
-    let hull_points: Vec<Point<f64>> = {
+    zoo_in::<f64>()
+}
+
+/// [`zoo`] in precision `T` (the same parameters, rounded to `T`).
+pub fn zoo_in<T: Real>() -> Vec<(&'static str, Shape<T>)> {
+    let l = T::lit;
+    let p = |x: f64, y: f64, z: f64| Point::new(l(x), l(y), l(z));
+    let cuboid =
+        |x, y, z| Shape::Cuboid(Cuboid::new(Vector::new(l(x), l(y), l(z))).expect("valid"));
+    let hull_points: Vec<Point<T>> = {
         // A fixed irregular hull: 20 points on a squashed sphere.
         let mut r = rng(99);
         (0..20)
             .map(|_| {
-                let d = random_unit(&mut r);
-                Point::from(d.component_mul(&V::new(0.5, 0.35, 0.45)))
+                let d = random_unit(&mut r).component_mul(&V::new(0.5, 0.35, 0.45));
+                p(d.x, d.y, d.z)
             })
             .collect()
     };
     vec![
-        ("ball", Shape::Ball(Ball::new(0.4).expect("valid"))),
+        ("ball", Shape::Ball(Ball::new(l(0.4)).expect("valid"))),
         ("cuboid", cuboid(0.5, 0.3, 0.4)),
         (
             "capsule",
-            Shape::Capsule(Capsule::new(0.4, 0.2).expect("valid")),
+            Shape::Capsule(Capsule::new(l(0.4), l(0.2)).expect("valid")),
         ),
         (
             "cylinder",
-            Shape::Cylinder(Cylinder::new(0.35, 0.4).expect("valid")),
+            Shape::Cylinder(Cylinder::new(l(0.35), l(0.4)).expect("valid")),
         ),
-        ("cone", Shape::Cone(Cone::new(0.4, 0.35).expect("valid"))),
+        (
+            "cone",
+            Shape::Cone(Cone::new(l(0.4), l(0.35)).expect("valid")),
+        ),
         (
             "segment",
-            Shape::Segment(
-                Segment::new(Point::new(-0.5, 0.0, 0.1), Point::new(0.4, 0.1, -0.2))
-                    .expect("valid"),
-            ),
+            Shape::Segment(Segment::new(p(-0.5, 0.0, 0.1), p(0.4, 0.1, -0.2)).expect("valid")),
         ),
         (
             "triangle",
             Shape::Triangle(
                 Triangle::new(
-                    Point::new(-0.45, 0.0, -0.3),
-                    Point::new(0.45, 0.05, -0.25),
-                    Point::new(0.0, -0.05, 0.45),
+                    p(-0.45, 0.0, -0.3),
+                    p(0.45, 0.05, -0.25),
+                    p(0.0, -0.05, 0.45),
                 )
                 .expect("valid"),
             ),
@@ -70,13 +79,13 @@ pub fn zoo() -> Vec<(&'static str, Shape<f64>)> {
         ("convex", Shape::convex(&hull_points).expect("valid hull")),
         (
             "round_cuboid",
-            Shape::round(cuboid(0.3, 0.25, 0.35), 0.08).expect("valid"),
+            Shape::round(cuboid(0.3, 0.25, 0.35), l(0.08)).expect("valid"),
         ),
         (
             "round_cylinder",
             Shape::round(
-                Shape::Cylinder(Cylinder::new(0.3, 0.3).expect("valid")),
-                0.06,
+                Shape::Cylinder(Cylinder::new(l(0.3), l(0.3)).expect("valid")),
+                l(0.06),
             )
             .expect("valid"),
         ),

@@ -1,0 +1,155 @@
+//! The `Still` shortcut in f32, the precision engines run in, as a resting pile meets it: every
+//! pair of shape kinds (the zoo) placed touching or up to 3 % of a unit deep, then 30 frames in
+//! which B creeps by a random step of up to 1e-6 units and turns by up to 1e-6 rad (the
+//! size of a resting rapier pile's per-step motion, docs/engines.md), and 10 in which it drifts
+//! by 4e-5 units a frame (more than the allowance: full computations). Each frame the shortcut
+//! answers is checked against a cold, full query of the same pose, with docs/accuracy.md's f32
+//! tolerance (`tol = 1e-4 × scale`) as `reuse.rs` uses it: the deepest point never deeper than
+//! the exact contact by more than `2 tol`, nor shallower than it by more than the manifold's
+//! depth margin (`DEPTH_HYSTERESIS` × size: the points are history's) and `2 tol`; the kept
+//! normal a minimiser (its support gap within `3 tol` of the cold distance: both answers' own
+//! errors and the tolerance).
+//! A guard checks that the shortcut answered most creeping frames and none of the drifting
+//! ones.
+
+mod common;
+
+use common::{random_pair, random_unit, rng, scale, zoo, zoo_in};
+use nphase_gjk::SimplexCache;
+use nphase_math::nalgebra::UnitQuaternion;
+use nphase_math::{Isometry, Vector};
+use nphase_pipeline::{
+    ContactManifold, DEPTH_HYSTERESIS, PairInput, PairState, PairWorkspace, Reuse, query_pair,
+    update_manifold,
+};
+use nphase_shapes::{Shape, SupportMap};
+use proptest::prelude::*;
+use rand::Rng;
+
+const PREDICTION: f32 = 0.02;
+const FRAMES: usize = 40;
+/// The frames B creeps on; it drifts on the others.
+const CREEPING: usize = 30;
+
+/// The support gap of the two shapes along `n` (A's frame): the signed distance the normal
+/// `n` certifies.
+fn support_gap(a: &Shape<f32>, b: &Shape<f32>, pos12: &Isometry<f32>, n: &Vector<f32>) -> f32 {
+    -a.local_support_point(n).coords.dot(n) - b.support_point(pos12, &-n).coords.dot(&-n)
+}
+
+/// Frames answered by `Still` and by a full computation, over a case.
+#[derive(Debug, Default)]
+struct Counts {
+    still: usize,
+    computed: usize,
+    /// `Still` answers on drifting frames (none may be).
+    still_drifting: usize,
+}
+
+fn check_case(seed: u64) -> Result<Counts, TestCaseError> {
+    let (zoo64, zoo32) = (zoo(), zoo_in::<f32>());
+    let mut rng = rng(seed);
+    let mut counts = Counts::default();
+    let mut workspace = PairWorkspace::new();
+    for i in 0..zoo64.len() {
+        for j in 0..zoo64.len() {
+            let target = rng.random_range(-0.03..0.0);
+            let (a64, b64) = random_pair(&zoo64, (i, j), 0, target, rng.random_bool(0.5), &mut rng);
+            let (a, b) = (&zoo32[i].1, &zoo32[j].1);
+            // docs/accuracy.md's f32 tolerance, on the f64 shapes' scale (the same sizes).
+            let tol = 1e-4 * scale(&a64.shape, &b64.shape) as f32;
+            let margin = DEPTH_HYSTERESIS as f32 * 2.0 * scale(&a64.shape, &b64.shape) as f32;
+            let mut pos12: Isometry<f32> = a64.pose.inv_mul(&b64.pose).cast::<f32>();
+            let (mut state, mut manifold) = (PairState::new(), ContactManifold::default());
+            let drift = random_unit(&mut rng).cast::<f32>();
+            for frame in 0..FRAMES {
+                // Creeping, then drifting by 4e-5 a frame (four times the allowance of the
+                // largest shape: each of these frames is a full computation, and a shortcut
+                // taken on them would be off by more than the tolerance within a few frames).
+                let (step, turn) = if frame < CREEPING {
+                    (
+                        random_unit(&mut rng).cast::<f32>() * rng.random_range(0.0..1e-6f32),
+                        random_unit(&mut rng).cast::<f32>() * rng.random_range(0.0..1e-6f32),
+                    )
+                } else {
+                    (drift * 4e-5, Vector::zeros())
+                };
+                pos12.translation.vector += step;
+                pos12.rotation = UnitQuaternion::from_scaled_axis(turn) * pos12.rotation;
+                let input = PairInput {
+                    shape1: a,
+                    shape2: b,
+                    pos12,
+                    prediction: PREDICTION,
+                };
+                let outcome = update_manifold(&input, &mut state, &mut manifold, &mut workspace);
+                match outcome.reuse {
+                    Reuse::Computed => counts.computed += 1,
+                    Reuse::Still if frame >= CREEPING => counts.still_drifting += 1,
+                    Reuse::Still => counts.still += 1,
+                    _ => continue,
+                }
+                if outcome.reuse != Reuse::Still {
+                    continue;
+                }
+                let cold = query_pair(
+                    a,
+                    b,
+                    &pos12,
+                    PREDICTION,
+                    &mut SimplexCache::EMPTY.clone(),
+                    &mut workspace,
+                );
+                let name = format!("{} on {}, frame {frame}", zoo32[i].0, zoo32[j].0);
+                let Some(deepest) = manifold.deepest() else {
+                    return Err(TestCaseError::fail(format!("{name}: still, no points")));
+                };
+                let Some(c) = cold.contact else {
+                    prop_assert!(
+                        cold.lower_bound <= PREDICTION + tol,
+                        "{}: still {:?}, cold apart by {}",
+                        name,
+                        manifold,
+                        cold.lower_bound
+                    );
+                    continue;
+                };
+                prop_assert!(
+                    deepest.dist >= c.dist - 2.0 * tol
+                        && deepest.dist <= c.dist + margin + 2.0 * tol,
+                    "{}: deepest {} vs cold {}",
+                    name,
+                    deepest.dist,
+                    c.dist
+                );
+                let along = support_gap(a, b, &pos12, &manifold.local_normal1.into_inner());
+                prop_assert!(
+                    (along - c.dist).abs() <= 3.0 * tol,
+                    "{}: the kept normal's gap {} vs cold {}",
+                    name,
+                    along,
+                    c.dist
+                );
+            }
+        }
+    }
+    Ok(counts)
+}
+
+proptest! {
+    #![proptest_config(common::fixed_config(4, 0x7374_696c_6c00))]
+
+    #[test]
+    fn still_contacts_agree_with_cold_queries_in_f32(seed in any::<u64>()) {
+        let counts = check_case(seed)?;
+        // Most creeping frames stand; every drifting frame is a full computation.
+        let pairs = zoo().len() * zoo().len();
+        prop_assert!(
+            counts.still * 4 > CREEPING * pairs * 3
+                && counts.still_drifting == 0
+                && counts.computed >= (FRAMES - CREEPING) * pairs,
+            "{:?}",
+            counts
+        );
+    }
+}
