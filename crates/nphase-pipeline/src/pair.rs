@@ -60,9 +60,9 @@
 //!   where it itself changes them under motions far below the accuracy (a cylinder on a
 //!   triangle at the switch between its cap and its side goes from one point to four and back
 //!   as the pose creeps by 1e-12), the shortcut holds the last full computation's
-//!   (`reuse.rs` counts how often). A rapier pile at rest moves its bodies by 1e-7 to 1e-6 m
-//!   a step (docs/engines.md), so most resting contacts take this path for several steps at
-//!   a time. The rounding term limits it to a B whose reach `ρ` is within about five times
+//!   (`reuse.rs` counts how often). A rapier scene at rest moves its bodies by about 1e-6 m a
+//!   step (medians 3e-7 to 3e-6 m, docs/engines.md), so most resting contacts take this path
+//!   for several steps at a time. The rounding term limits it to a B whose reach `ρ` is within about five times
 //!   the smaller shape's size in f32 (a small shape A on a large B rarely stands; with the
 //!   large shape as A it does).
 //!

@@ -3,7 +3,7 @@
 //! which B creeps by a random step of up to 1e-6 units and turns by up to 1e-6 rad (the
 //! size of a resting rapier pile's per-step motion, docs/engines.md), and 10 in which it drifts
 //! by 4e-5 units a frame (more than the allowance: full computations). Each frame the shortcut
-//! answers is checked against a cold, full query of the same pose, with docs/accuracy.md's f32
+//! answers is checked against a cold, full query of the same pose that converged, with docs/accuracy.md's f32
 //! tolerance (`tol = 1e-4 × scale`) as `reuse.rs` uses it: the deepest point never deeper than
 //! the exact contact by more than `2 tol`, nor shallower than it by more than the manifold's
 //! depth margin (`DEPTH_HYSTERESIS` × size: the points are history's) and `2 tol`; the kept
@@ -19,8 +19,8 @@ use nphase_gjk::SimplexCache;
 use nphase_math::nalgebra::UnitQuaternion;
 use nphase_math::{Isometry, Vector};
 use nphase_pipeline::{
-    ContactManifold, DEPTH_HYSTERESIS, PairInput, PairState, PairWorkspace, Reuse, query_pair,
-    update_manifold,
+    ContactManifold, ContactQuality, DEPTH_HYSTERESIS, PairInput, PairState, PairWorkspace, Reuse,
+    query_pair, update_manifold,
 };
 use nphase_shapes::{Shape, SupportMap};
 use proptest::prelude::*;
@@ -44,6 +44,8 @@ struct Counts {
     computed: usize,
     /// `Still` answers on drifting frames (none may be).
     still_drifting: usize,
+    /// `Still` frames whose cold query did not converge (not checked).
+    cold_estimates: usize,
 }
 
 fn check_case(seed: u64) -> Result<Counts, TestCaseError> {
@@ -104,6 +106,12 @@ fn check_case(seed: u64) -> Result<Counts, TestCaseError> {
                 let Some(deepest) = manifold.deepest() else {
                     return Err(TestCaseError::fail(format!("{name}: still, no points")));
                 };
+                // A cold query that did not converge is no reference (f32 EPA on two cones can
+                // end on its cap with an estimate 1.4e-4 off).
+                if cold.quality != ContactQuality::Converged {
+                    counts.cold_estimates += 1;
+                    continue;
+                }
                 let Some(c) = cold.contact else {
                     prop_assert!(
                         cold.lower_bound <= PREDICTION + tol,
@@ -147,7 +155,8 @@ proptest! {
         prop_assert!(
             counts.still * 4 > CREEPING * pairs * 3
                 && counts.still_drifting == 0
-                && counts.computed >= (FRAMES - CREEPING) * pairs,
+                && counts.computed >= (FRAMES - CREEPING) * pairs
+                && counts.cold_estimates * 20 < counts.still,
             "{:?}",
             counts
         );
