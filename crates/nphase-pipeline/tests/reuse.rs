@@ -187,36 +187,17 @@ fn check_sequence(
                     manifold,
                     cold.contact
                 );
-                if let (Some(c), Some(deepest)) = (cold.contact, manifold.deepest()) {
-                    // Never deeper than the exact contact; shallower by at most the margin
-                    // within which the manifold prefers last frame's points (module doc of
-                    // `manifold`, step 5: the points are history's, the cold query has none).
-                    let margin = DEPTH_HYSTERESIS * 2.0 * scale(a, b);
-                    prop_assert!(
-                        deepest.dist >= c.dist - 2.0 * tol
-                            && deepest.dist <= c.dist + margin + 2.0 * tol,
-                        "frame {}: deepest {} vs cold {}",
-                        frame,
-                        deepest.dist,
-                        c.dist
-                    );
-                    let along = support_gap(a, b, &pos12, &manifold.local_normal1.into_inner());
-                    prop_assert!(
-                        (along - c.dist).abs() <= 3.0 * tol,
-                        "frame {}: the kept normal's gap {} vs cold {}",
-                        frame,
-                        along,
-                        c.dist
-                    );
+                if let Some(c) = cold.contact {
+                    stands_beside_cold(&manifold, &c, (a, b, &pos12), tol, frame)?;
                 }
             }
             Reuse::Still => {
                 paths.still += 1;
-                let Some(deepest) = manifold.deepest() else {
-                    return Err(TestCaseError::fail(format!(
-                        "frame {frame}: still, no points"
-                    )));
-                };
+                prop_assert!(
+                    !manifold.points.is_empty(),
+                    "frame {}: still, no points",
+                    frame
+                );
                 let Some(c) = cold.contact else {
                     prop_assert!(
                         cold.lower_bound <= PREDICTION + tol,
@@ -227,25 +208,10 @@ fn check_sequence(
                     );
                     continue;
                 };
+                stands_beside_cold(&manifold, &c, (a, b, &pos12), tol, frame)?;
                 let margin = DEPTH_HYSTERESIS * 2.0 * scale(a, b);
-                prop_assert!(
-                    deepest.dist >= c.dist - 2.0 * tol
-                        && deepest.dist <= c.dist + margin + 2.0 * tol,
-                    "frame {}: deepest {} vs cold {}",
-                    frame,
-                    deepest.dist,
-                    c.dist
-                );
-                let along = support_gap(a, b, &pos12, &manifold.local_normal1.into_inner());
-                prop_assert!(
-                    (along - c.dist).abs() <= 3.0 * tol,
-                    "frame {}: the kept normal's gap {} vs cold {}",
-                    frame,
-                    along,
-                    c.dist
-                );
                 // The full computation with the pair's history (its last computation not
-                // not standing: no shortcut but this one applies to a contact that moved).
+                // standing: no shortcut but this one applies to a contact that moved).
                 let (mut full_state, mut full) = (state_before, manifold_before);
                 if let Some(last) = &mut full_state.last {
                     last.stands = false;
@@ -284,6 +250,40 @@ fn check_sequence(
             }
         }
     }
+    Ok(())
+}
+
+/// A manifold a shortcut returned against the cold query's contact `c` at the same pose:
+/// never deeper than the exact contact, shallower by at most the margin within which the
+/// manifold prefers last frame's points (module doc of `manifold`, step 5: the points are
+/// history's, the cold query has none), and its normal a minimiser (its support gap the cold
+/// distance).
+fn stands_beside_cold(
+    manifold: &ContactManifold<f64>,
+    c: &nphase_pipeline::LocalContact<f64>,
+    (a, b, pos12): (&Shape<f64>, &Shape<f64>, &Iso),
+    tol: f64,
+    frame: usize,
+) -> Result<(), TestCaseError> {
+    let Some(deepest) = manifold.deepest() else {
+        return Ok(());
+    };
+    let margin = DEPTH_HYSTERESIS * 2.0 * scale(a, b);
+    prop_assert!(
+        deepest.dist >= c.dist - 2.0 * tol && deepest.dist <= c.dist + margin + 2.0 * tol,
+        "frame {}: deepest {} vs cold {}",
+        frame,
+        deepest.dist,
+        c.dist
+    );
+    let along = support_gap(a, b, pos12, &manifold.local_normal1.into_inner());
+    prop_assert!(
+        (along - c.dist).abs() <= 3.0 * tol,
+        "frame {}: the kept normal's gap {} vs cold {}",
+        frame,
+        along,
+        c.dist
+    );
     Ok(())
 }
 
