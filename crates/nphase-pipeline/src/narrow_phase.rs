@@ -10,10 +10,11 @@
 //! whose id and pose are, bit for bit, the last update's at the same index. A pair of two such
 //! colliders was brought up to date at these very poses by the last update, so its `pos12` and
 //! everything [`update_manifold`] would answer are the same as then: it repeats the last
-//! update's certified shortcut (an `Unchanged` or `Still` manifold, or `Apart` again) without computing
-//! `pos12`, and is counted as that shortcut. Only a record the last update computed takes
-//! it (a new pair has none), and the pass runs after the input is validated, so a refused
-//! update leaves the last one's colliders in place. When the colliders keep their ids and the
+//! update's certified shortcut (an `Unchanged` or `Still` manifold, or `Apart` again) without
+//! computing `pos12`, and is counted as that shortcut — except a `Still` manifold the engine
+//! emptied, which is computed again as [`update_manifold`] does. Only a record the last update
+//! computed takes it (a new pair has none), and the pass runs after the input is validated, so
+//! a refused update leaves the last one's colliders in place. When the colliders keep their ids and the
 //! pairs are the last update's, the records are matched without looking at their keys; when,
 //! besides, no collider moved, every pair repeats its shortcut, and the pairs run on the
 //! calling thread (a few dozen nanoseconds a pair, less than handing chunks to a second
@@ -21,8 +22,8 @@
 //!
 //! **Nothing moved, again.** Repeating a shortcut is idempotent: after one update in which
 //! nothing moved and every pair repeated its shortcut, each record's shortcut (`Unchanged`,
-//! `Still` or `Apart`), each quality and each manifold's points are what repeating it gives again. The
-//! pipeline remembers that it is at this fixed point (`settled`); a next update in which
+//! `Still` or `Apart`), each quality and each manifold's points are what repeating it gives
+//! again. The pipeline remembers that it is at this fixed point (`settled`); a next update in which
 //! nothing moved either leaves the records and qualities as they are and only walks the
 //! manifolds — marking their points persisted again and counting them, which is all the
 //! per-pair shortcut would change (an engine may have written into them) — so its cost is the
@@ -397,7 +398,7 @@ impl<T: Real> NarrowPhase<T> {
         // reused): every pair repeats its shortcut, a hundred-odd instructions, which is less
         // than waking a second thread costs.
         let inline = all_still && same_pairs;
-        if inline && self.settled {
+        if inline && self.settled && !self.emptied_standing() {
             self.stats = self.repeat_settled(start);
             return Ok(&self.manifolds);
         }
@@ -495,7 +496,8 @@ impl<T: Real> NarrowPhase<T> {
     /// the last update's; nothing ran). The manifolds stand as they are, except that their
     /// points are marked persisted again and counted, as the per-pair shortcut does
     /// ([`keep_last_manifold`]; an `Apart` pair's manifold is empty already, unless an engine
-    /// wrote points into it: then the record is read and they are cleared).
+    /// wrote points into it: then the record is read and they are cleared). Not taken when the
+    /// engine emptied a manifold that stood (`emptied_standing`): that pair is computed again.
     fn repeat_settled(&mut self, start: Instant) -> StepStats {
         let last = self.stats;
         let mut stats = StepStats {
@@ -517,6 +519,18 @@ impl<T: Real> NarrowPhase<T> {
             elapsed: start.elapsed(),
             ..stats
         }
+    }
+
+    /// Whether the engine emptied a manifold that stood (`Still`) in the last update: that pair
+    /// is computed again ([`update_manifold`] takes an emptied manifold for a reset), so this
+    /// update is no plain repeat. Records are read only when some manifold stood.
+    fn emptied_standing(&self) -> bool {
+        self.stats.reused_still > 0
+            && self
+                .manifolds
+                .iter()
+                .zip(&self.records)
+                .any(|(m, r)| r.reuse == Reuse::Still && m.points.is_empty())
     }
 
     /// Checks every collider's pose (a NaN or infinite component, a translation beyond the
@@ -694,7 +708,10 @@ fn process_pair<T: Real>(
     ws: &mut PairWorkspace<T>,
     stats: &mut StepStats,
 ) {
-    if let (Some(last), true) = (record.state.last, still) {
+    // A manifold that stood and that the engine emptied is computed again, as the per-pair unit
+    // does.
+    let emptied = record.reuse == Reuse::Still && manifold.points.is_empty();
+    if let (Some(last), true, false) = (record.state.last, still, emptied) {
         let reuse = match record.reuse {
             Reuse::Apart => Reuse::Apart,
             Reuse::Still => Reuse::Still,
@@ -910,7 +927,7 @@ mod tests {
             settled += usize::from(narrow.settled);
             narrow.update(&list, &listed).expect("valid input");
             shortcuts += narrow.still.iter().filter(|&&s| s).count();
-            let mut counts = (0, 0);
+            let mut counts = (0, 0, 0);
             for (k, &(a, b)) in pairs.iter().enumerate() {
                 let (state, manifold) = &mut reference[k];
                 let input = PairInput {
@@ -922,6 +939,7 @@ mod tests {
                 let outcome = update_manifold(&input, state, manifold, &mut ws);
                 counts.0 += u64::from(outcome.reuse == Reuse::Unchanged);
                 counts.1 += u64::from(outcome.reuse == Reuse::Apart);
+                counts.2 += u64::from(outcome.reuse == Reuse::Still);
                 assert_eq!(
                     narrow.qualities()[k],
                     outcome.quality,
@@ -943,7 +961,11 @@ mod tests {
             }
             let stats = narrow.stats();
             assert_eq!(
-                (stats.reused_unchanged, stats.reused_apart),
+                (
+                    stats.reused_unchanged,
+                    stats.reused_apart,
+                    stats.reused_still
+                ),
                 counts,
                 "frame {frame}"
             );

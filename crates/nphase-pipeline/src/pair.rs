@@ -37,10 +37,11 @@
 //!   `m` is rounded up by `16 ε (|t| + |t₀| + ρ)` so that rounding cannot certify a contact
 //!   away. A contact (`L ≤` prediction) never takes this path.
 //! * **Still.** A contact whose manifold *stands* — its answer converged with certified bounds
-//!   within `6 δ` of each other, and its manifold has the same ids as the one before it (a
-//!   manifold built without history, a pair's first, can differ from the next one built with
-//!   it: a point named alike placed elsewhere) — keeps that manifold as it is (normal, points,
-//!   distances, ids) while `m` stays within `δ = accuracy × small`
+//!   (up to rounding) within `6 δ` of each other, and its manifold has the same ids as the one
+//!   before it (so a pair's first manifold never stands: built without history, it can differ
+//!   from the next one built with it, a point named alike placed elsewhere) — keeps that
+//!   manifold as it is (normal, points, distances, ids), while the caller has not emptied it,
+//!   and while `m` stays within `δ = accuracy × small`
 //!   ([`Tolerances::accuracy`](nphase_math::Tolerances::accuracy), a tenth of
 //!   docs/accuracy.md's tolerance; `small` the smaller shape's half-diagonal, which keeps `δ`
 //!   within the small-on-large tolerance too). `m` is rounded up here by
@@ -62,9 +63,9 @@
 //!   as the pose creeps by 1e-12), the shortcut holds the last full computation's
 //!   (`reuse.rs` counts how often). A rapier scene at rest moves its bodies by about 1e-6 m a
 //!   step (medians 3e-7 to 3e-6 m, docs/engines.md), so most resting contacts take this path
-//!   for several steps at a time. The rounding term limits it to a B whose reach `ρ` is within about five times
-//!   the smaller shape's size in f32 (a small shape A on a large B rarely stands; with the
-//!   large shape as A it does).
+//!   for several steps at a time. The rounding term limits it to a B whose reach `ρ` is
+//!   within about five times the smaller shape's size in f32 (a small shape A on a large B
+//!   rarely stands; with the large shape as A it does).
 //!
 //! Each shortcut reports the last full computation's lower bound less `m` (rounded up), a
 //! certified lower bound at `P`.
@@ -92,8 +93,9 @@
 //!   budgets measure this frame's turn from that normal); on return it holds this
 //!   frame's points, and each point whose id was there last frame gets that point's impulses
 //!   back (`persisted`). A new pair starts from `ContactManifold::default()`. The engine
-//!   writes impulses and `persisted` marks, never points: the certified shortcuts return the
-//!   points as they stand.
+//!   writes impulses and `persisted` marks; a manifold it empties beside a kept state (a
+//!   reset) is computed again — unless the pose is bitwise the last full computation's, where
+//!   `Unchanged` returns it as it stands.
 //! * **What the caller keeps stable.** The same two shapes in the same order (A, B) for the
 //!   pair's whole life — the state and the ids name features of these shapes; the same
 //!   prediction distance. When a shape changes (or the pair leaves the broadphase and comes
@@ -313,10 +315,10 @@ pub fn update_manifold<T: Real>(
     workspace: &mut PairWorkspace<T>,
 ) -> PairOutcome<T> {
     debug_assert!(input.prediction >= T::zero(), "negative prediction");
-    if let Some((last, (reuse, moved))) = state
-        .last
-        .and_then(|l| certified_reuse(&l, &input.pos12, input.prediction).map(|r| (l, r)))
-    {
+    if let Some((last, (reuse, moved))) = state.last.and_then(|l| {
+        let with_points = !manifold.points.is_empty();
+        certified_reuse(&l, &input.pos12, input.prediction, with_points).map(|r| (l, r))
+    }) {
         return reused(&last, reuse, moved, manifold);
     }
     let outcome = query_pair_witnessed(
@@ -343,7 +345,8 @@ pub fn update_manifold<T: Real>(
     // The directions last frame's features were searched along (its normal, in each shape's
     // frame), from which this frame's turn is measured; needed only while a budget is left,
     // and taken only from a manifold with points (a contact always leaves one: an emptied
-    // manifold beside a kept state is a caller's reset, whose normal is not last frame's).
+    // manifold beside a kept state is a caller's reset, whose normal is not last frame's; the
+    // module doc's contract).
     let previous_directions = match state.last {
         Some(last) if state.history.turn_budgets != [0, 0] && !manifold.points.is_empty() => {
             let n = manifold.local_normal1.into_inner();
@@ -438,16 +441,19 @@ pub(crate) fn keep_last_manifold<T: Real>(reuse: Reuse, manifold: &mut ContactMa
 
 /// The shortcut the last full computation certifies at `pos12`, if any (see the module doc),
 /// with how far B may have moved since (the bound `m`, rounded up; 0 when unchanged).
+/// `with_points`: the manifold still holds that computation's points (one the caller emptied
+/// is computed again rather than stand).
 fn certified_reuse<T: Real>(
     last: &LastComputation<T>,
     pos12: &Isometry<T>,
     prediction: T,
+    with_points: bool,
 ) -> Option<(Reuse, T)> {
     if bitwise_equal(pos12, &last.pos12) {
         return Some((Reuse::Unchanged, T::zero()));
     }
     let apart = last.lower_bound > prediction;
-    if !(apart || last.stands) {
+    if !(apart || (last.stands && with_points)) {
         return None;
     }
     let (t, t0) = (&pos12.translation.vector, &last.pos12.translation.vector);
@@ -520,7 +526,7 @@ mod tests {
 
     /// `Still` holds up to its allowance and not past it, for a translation and for a turn
     /// (whose displacement is the chord at B's reach, however small B's origin moves), and
-    /// only for a manifold that stands; the bound comes back with it.
+    /// only for a manifold that stands and still has its points; the bound comes back with it.
     #[test]
     fn still_holds_within_its_allowance_alone() {
         let p0 = Isometry::from_parts(
@@ -547,14 +553,16 @@ mod tests {
             p
         };
         let still = |p: &Isometry<f64>, last: &LastComputation<f64>| {
-            certified_reuse(last, p, 0.01).map(|(r, _)| r)
+            certified_reuse(last, p, 0.01, true).map(|(r, _)| r)
         };
         assert_eq!(still(&shifted(0.99e-6), &last), Some(Reuse::Still));
         assert_eq!(still(&shifted(1.01e-6), &last), None);
         // A turn by θ moves B's farthest point (ρ = 4) by 2 sin(θ/2) ρ ≈ 4 θ.
         assert_eq!(still(&turned(0.24e-6), &last), Some(Reuse::Still));
         assert_eq!(still(&turned(0.26e-6), &last), None);
-        let (_, bound) = certified_reuse(&last, &shifted(0.5e-6), 0.01).expect("still");
+        let (_, bound) = certified_reuse(&last, &shifted(0.5e-6), 0.01, true).expect("still");
+        // A manifold the caller emptied does not stand.
+        assert_eq!(certified_reuse(&last, &shifted(1e-9), 0.01, false), None);
         assert!((0.5e-6..0.6e-6).contains(&bound), "{bound}");
         let fallen = LastComputation {
             stands: false,

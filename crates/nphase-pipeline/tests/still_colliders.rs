@@ -9,7 +9,8 @@
 //! every pair runs through `update_manifold` with its own state and manifold, from `pos12`
 //! computed as the pipeline does. Every frame, every pair's manifold and quality must be the
 //! unit's bit for bit, the step's shortcut, pair and point counts the unit's, and the engine's
-//! impulses (and cleared `persisted` marks) written into both are carried the same way.
+//! impulses (and cleared `persisted` marks) written into both are carried the same way; on
+//! two frames the engine empties some manifolds in both (a reset).
 
 mod common;
 
@@ -57,7 +58,9 @@ fn still_colliders_repeat_the_pair_units_answer() {
         .map(|_| (PairState::new(), ContactManifold::default()))
         .collect();
     let mut ws = PairWorkspace::new();
-    let (mut shortcuts, mut computed, mut stood) = (0u64, 0u64, 0u64);
+    let (mut shortcuts, mut computed, mut stood, mut emptied) = (0u64, 0u64, 0u64, 0u64);
+    let mut stood_emptied = 0u64;
+    let mut last_reuse = vec![Reuse::Computed; all_pairs.len()];
     for frame in 0..FRAMES {
         // Frames 3, 7, 11 and 15 to 19 stand still (frame 15 leaves the pipeline settled,
         // frames 16 to 19 repeat it); the others move a random half of the colliders.
@@ -103,6 +106,7 @@ fn still_colliders_repeat_the_pair_units_answer() {
             counts.0 += u64::from(outcome.reuse == Reuse::Unchanged);
             counts.1 += u64::from(outcome.reuse == Reuse::Apart);
             counts.2 += u64::from(outcome.reuse == Reuse::Still);
+            last_reuse[k] = outcome.reuse;
             computed += u64::from(outcome.reuse == Reuse::Computed);
             qualities[k] = Some(outcome.quality);
         }
@@ -153,9 +157,25 @@ fn still_colliders_repeat_the_pair_units_answer() {
                     p.persisted &= keep;
                 }
             }
+            // On frames 12 and 17 (the second in a settled run) the engine empties the manifolds
+            // that stood and every fifth other, in both: a reset, which a manifold that stood
+            // must not survive.
+            if (frame == 12 || frame == 17) && (last_reuse[k] == Reuse::Still || k % 5 == 0) {
+                stood_emptied += u64::from(last_reuse[k] == Reuse::Still);
+                emptied += u64::from(reference[k].1.points.len() as u64 > 0);
+                reference[k].1.points.clear();
+                for narrow in &mut pipelines {
+                    narrow.manifolds_mut()[slot].points.clear();
+                }
+            }
         }
     }
     assert!(shortcuts > 200, "shortcuts taken: {shortcuts}");
     assert!(computed > 200, "full computations: {computed}");
     assert!(stood > 50, "manifolds that stood: {stood}");
+    assert!(emptied > 10, "manifolds emptied: {emptied}");
+    assert!(
+        stood_emptied > 3,
+        "manifolds that stood, emptied: {stood_emptied}"
+    );
 }

@@ -3,12 +3,13 @@
 //! which B creeps by a random step of up to 1e-6 units and turns by up to 1e-6 rad (the
 //! size of a resting rapier pile's per-step motion, docs/engines.md), and 10 in which it drifts
 //! by 4e-5 units a frame (more than the allowance: full computations). Each frame the shortcut
-//! answers is checked against a cold, full query of the same pose that converged, with docs/accuracy.md's f32
-//! tolerance (`tol = 1e-4 × scale`) as `reuse.rs` uses it: the deepest point never deeper than
-//! the exact contact by more than `2 tol`, nor shallower than it by more than the manifold's
-//! depth margin (`DEPTH_HYSTERESIS` × size: the points are history's) and `2 tol`; the kept
-//! normal a minimiser (its support gap within `3 tol` of the cold distance: both answers' own
-//! errors and the tolerance).
+//! answers is checked against a cold, full query of the same pose that converged, with
+//! docs/accuracy.md's f32 tolerance (`tol = 1e-4 × scale`) as `reuse.rs` uses it: the deepest
+//! point never deeper than the exact contact by more than `2 tol`, nor shallower than it by
+//! more than the manifold's depth margin (`2 × DEPTH_HYSTERESIS × scale`: the points are history's) and `2 tol`; the
+//! lower bound reported at most the cold distance (up to `tol`); the kept normal a minimiser
+//! (its support gap within `3 tol` of the cold distance: both answers' own errors and the
+//! tolerance).
 //! A guard checks that the shortcut answered most creeping frames and none of the drifting
 //! ones.
 
@@ -65,9 +66,9 @@ fn check_case(seed: u64) -> Result<Counts, TestCaseError> {
             let (mut state, mut manifold) = (PairState::new(), ContactManifold::default());
             let drift = random_unit(&mut rng).cast::<f32>();
             for frame in 0..FRAMES {
-                // Creeping, then drifting by 4e-5 a frame (four times the allowance of the
-                // largest shape: each of these frames is a full computation, and a shortcut
-                // taken on them would be off by more than the tolerance within a few frames).
+                // Creeping, then drifting by 4e-5 a frame (more than five times the largest
+                // allowance: each of these frames is a full computation, and a shortcut taken
+                // on them would be off by more than the tolerance within a few frames).
                 let (step, turn) = if frame < CREEPING {
                     (
                         random_unit(&mut rng).cast::<f32>() * rng.random_range(0.0..1e-6f32),
@@ -128,6 +129,13 @@ fn check_case(seed: u64) -> Result<Counts, TestCaseError> {
                     "{}: deepest {} vs cold {}",
                     name,
                     deepest.dist,
+                    c.dist
+                );
+                prop_assert!(
+                    outcome.lower_bound <= c.dist + tol,
+                    "{}: lower bound {} vs cold {}",
+                    name,
+                    outcome.lower_bound,
                     c.dist
                 );
                 let along = support_gap(a, b, &pos12, &manifold.local_normal1.into_inner());

@@ -191,8 +191,9 @@ pub enum Reuse {
     /// B has moved since the last full computation by at most
     /// [`Tolerances::accuracy`](nphase_math::Tolerances::accuracy) × the smaller shape's
     /// half-diagonal, too little to move the answer beyond docs/accuracy.md's tolerances, and
-    /// that computation's manifold stands (a contact converged within its bounds, whose ids
-    /// were those of the manifold before it): it is returned as it is.
+    /// that computation's manifold stands (a contact that converged with certified bounds within
+    /// 6 × that allowance, whose ids were those of the manifold before it): it is returned as
+    /// it is.
     Still,
 }
 
