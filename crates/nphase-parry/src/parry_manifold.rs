@@ -17,8 +17,8 @@
 //! nphase's own manifold of the pair is kept with its state in the pair's workspace, since
 //! `update_manifold` starts from last frame's (and returns it as it is when the pose did not
 //! change, or moved by less than a tenth of the accuracy tolerance: nphase's certified reuse).
-//! Scratch space (EPA's polytope, clipping buffers) is per
-//! thread and reused, so a pair allocates nothing once the buffers have grown.
+//! Scratch space (EPA's polytope, clipping buffers) is per thread and reused, so a pair
+//! allocates nothing once the buffers have grown.
 
 use std::cell::RefCell;
 

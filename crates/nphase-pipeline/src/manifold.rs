@@ -572,8 +572,8 @@ fn reach_depth<T: Real>(
 /// every direction `u` with `|u − u₀| ≤ Δ`, from any start vertex; that is the budget (used
 /// only while last frame's feature is `f`, and the hold near a tie widens it). Each later
 /// frame measures how far the direction turned since the last (`|u_k − u_{k−1}|`, from
-/// `last.2`, last frame's direction, plus a rounding guard) and takes it off; by the triangle inequality `|u_k − u₀|` is at most
-/// the sum taken off, so while the budget stays positive `f` is the search's answer and is
+/// `last.2`, last frame's direction, plus a rounding guard) and takes it off; by the triangle
+/// inequality `|u_k − u₀|` is at most the sum taken off, so while the budget stays positive `f` is the search's answer and is
 /// filled without searching — the same feature as the search, bit for bit. A frame with the
 /// query's face (which the search is not asked) keeps the budget when that face is `f`.
 /// Budgets are rounded down to [`TURN_UNIT`]. An allowance below two units is stored as

@@ -14,11 +14,11 @@
 //! computing `pos12`, and is counted as that shortcut — except a `Still` manifold the engine
 //! emptied, which is computed again as [`update_manifold`] does. Only a record the last update
 //! computed takes it (a new pair has none), and the pass runs after the input is validated, so
-//! a refused update leaves the last one's colliders in place. When the colliders keep their ids and the
-//! pairs are the last update's, the records are matched without looking at their keys; when,
-//! besides, no collider moved, every pair repeats its shortcut, and the pairs run on the
-//! calling thread (a few dozen nanoseconds a pair, less than handing chunks to a second
-//! thread costs). Which thread runs a pair never changes its answer.
+//! a refused update leaves the last one's colliders in place. When the colliders keep their ids
+//! and the pairs are the last update's, the records are matched without looking at their keys;
+//! when, besides, no collider moved, every pair repeats its shortcut, and the pairs run on the
+//! calling thread (a few dozen nanoseconds a pair, less than handing chunks to a second thread
+//! costs). Which thread runs a pair never changes its answer.
 //!
 //! **Nothing moved, again.** Repeating a shortcut is idempotent: after one update in which
 //! nothing moved and every pair repeated its shortcut, each record's shortcut (`Unchanged`,
@@ -530,7 +530,7 @@ impl<T: Real> NarrowPhase<T> {
                 .manifolds
                 .iter()
                 .zip(&self.records)
-                .any(|(m, r)| r.reuse == Reuse::Still && m.points.is_empty())
+                .any(|(m, r)| emptied_after_still(r.reuse, m))
     }
 
     /// Checks every collider's pose (a NaN or infinite component, a translation beyond the
@@ -697,8 +697,9 @@ fn validate_pairs(colliders: usize, pairs: &[(usize, usize)]) -> Result<(), Pipe
 /// with a last computation was updated then) up to date at these very poses. Its `pos12` is
 /// then the last one bit for bit, and so is what [`update_manifold`] would answer, without
 /// computing it: `Unchanged` after a computation or an `Unchanged` (`pos12` is the last full
-/// computation's), `Apart` again after an `Apart` (the same test on the same input), `Still`
-/// again after a `Still` (the same test on the same input).
+/// computation's), `Apart` again after an `Apart` and `Still` after a `Still` (the same test
+/// on the same input) — unless the engine emptied a manifold that stood
+/// ([`emptied_after_still`]), which is computed again.
 fn process_pair<T: Real>(
     (a, b): (&Collider<T>, &Collider<T>),
     prediction: T,
@@ -708,9 +709,7 @@ fn process_pair<T: Real>(
     ws: &mut PairWorkspace<T>,
     stats: &mut StepStats,
 ) {
-    // A manifold that stood and that the engine emptied is computed again, as the per-pair unit
-    // does.
-    let emptied = record.reuse == Reuse::Still && manifold.points.is_empty();
+    let emptied = emptied_after_still(record.reuse, manifold);
     if let (Some(last), true, false) = (record.state.last, still, emptied) {
         let reuse = match record.reuse {
             Reuse::Apart => Reuse::Apart,
@@ -742,6 +741,14 @@ fn process_pair<T: Real>(
     stats.sat_runs += u64::from(outcome.sat_ran);
     stats.sat_cache_hits += u64::from(outcome.sat_cache_hit);
     stats.sat_certified += u64::from(outcome.sat_certified);
+}
+
+/// Whether a pair's manifold stood (`Still`) and the engine has emptied it since: a reset, which
+/// [`update_manifold`] computes again (its shortcuts need the points), so the pipeline's
+/// repetition of the shortcut must not stand in for it. The manifold is read first: a record
+/// only for an empty one.
+fn emptied_after_still<T: Real>(reuse: Reuse, manifold: &ContactManifold<T>) -> bool {
+    manifold.points.is_empty() && reuse == Reuse::Still
 }
 
 /// Counts one pair's answer into `stats`: its quality, its shortcut and its manifold.

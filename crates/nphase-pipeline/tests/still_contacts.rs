@@ -6,10 +6,10 @@
 //! answers is checked against a cold, full query of the same pose that converged, with
 //! docs/accuracy.md's f32 tolerance (`tol = 1e-4 × scale`) as `reuse.rs` uses it: the deepest
 //! point never deeper than the exact contact by more than `2 tol`, nor shallower than it by
-//! more than the manifold's depth margin (`2 × DEPTH_HYSTERESIS × scale`: the points are history's) and `2 tol`; the
-//! lower bound reported at most the cold distance (up to `tol`); the kept normal a minimiser
-//! (its support gap within `3 tol` of the cold distance: both answers' own errors and the
-//! tolerance).
+//! more than the manifold's depth margin (`2 × DEPTH_HYSTERESIS × scale`: the points are
+//! history's) and `2 tol`; the lower bound reported at most the cold distance (up to `tol`);
+//! the kept normal a minimiser (its support gap within `3 tol` of the cold distance: both
+//! answers' own errors and the tolerance).
 //! A guard checks that the shortcut answered most creeping frames and none of the drifting
 //! ones.
 
