@@ -41,12 +41,14 @@ fn main() {
          times: fastest of {rounds} interleaved rounds.\n"
     );
     println!(
-        "| scene | seed | engine | ms / step | narrowphase ms / step | top-body displacement | \
+        "| scene | seed | engine | ms / step | narrowphase ms / step | at rest | \
+         top-body displacement | \
          largest displacement | final kinetic energy | deepest penetration | points / manifold \
          | solver points / manifold | escaped | NaN |"
     );
     println!(
-        "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+        "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: \
+         | --- |"
     );
     let mut dispatch = Vec::new();
     let mut mixed = Vec::new();
@@ -255,18 +257,23 @@ fn fastest(mut first: Report, other: &Report) -> Report {
     );
     first.step_time = first.step_time.min(other.step_time);
     first.narrow_phase_time = first.narrow_phase_time.min(other.narrow_phase_time);
+    first.resting_narrow_phase_time = first
+        .resting_narrow_phase_time
+        .min(other.resting_narrow_phase_time);
     first
 }
 
 fn row(scene: Scene, seed: u64, engine: Engine, r: &Report) {
     let per_step = |d: std::time::Duration| d.as_secs_f64() * 1e3 / r.steps as f64;
+    let resting_steps = RESTING_STEPS.min(r.steps).max(1) as f64;
     println!(
-        "| {} | {seed} | {} | {:.3} | {:.3} | {:.4} | {:.4} | {:.4} | {:.4} | {:.2} | {:.2} | \
+        "| {} | {seed} | {} | {:.3} | {:.3} | {:.3} | {:.4} | {:.4} | {:.4} | {:.4} | {:.2} | {:.2} | \
          {} / {} | {} |",
         scene.name(),
         engine.name(),
         per_step(r.step_time),
         per_step(r.narrow_phase_time),
+        r.resting_narrow_phase_time.as_secs_f64() * 1e3 / resting_steps,
         r.top_displacement,
         r.largest_displacement,
         r.kinetic_energy,

@@ -277,6 +277,63 @@ fn point_data_follows_the_features() {
     ));
 }
 
+/// A box at rest on a ground box, creeping by 1e-7 a frame (a resting pile's motion, far
+/// within nphase's `Still` allowance): from the third frame the pair stands, and parry's
+/// manifold keeps its points as they were written (bit for bit) with the engine's data, and
+/// B's normal follows the pose. Where the engine changed the points in between — cleared them
+/// (frame 8), or rewrote a point's distance (frame 12) — the standing manifold is written again.
+#[test]
+fn standing_pairs_keep_the_points_the_engine_holds() {
+    let dispatcher = Dispatcher::default();
+    let ground = ps::Cuboid::new(Vector::new(5.0, 0.5, 5.0));
+    let cube = ps::Cuboid::new(Vector::splat(0.5));
+    let mut state = (Manifolds::new(), None);
+    let mut standing = Vec::new();
+    let key = |p: &parry3d_031::query::TrackedContact<u64>| {
+        (p.fid1, p.fid2, p.local_p1, p.local_p2, p.dist)
+    };
+    for frame in 0..16u64 {
+        let creep = 1e-7 * frame as f32;
+        let pos12 = Pose::new(
+            Vector::new(0.1 + creep, 0.999, 0.0),
+            Vector::new(0.0, creep, 0.0),
+        );
+        manifolds(&dispatcher, &pos12, &ground, &cube, 0.01, &mut state);
+        let manifold = &mut state.0[0];
+        assert_eq!(manifold.points.len(), 4, "frame {frame}");
+        let now: Vec<_> = manifold.points.iter().map(key).collect();
+        if frame == 2 {
+            standing = now.clone();
+        } else if frame > 2 {
+            assert_eq!(
+                now, standing,
+                "frame {frame}: the standing points, as written"
+            );
+        }
+        // The engine's data: carried over on every frame but the one after it cleared them.
+        for p in &manifold.points {
+            if frame > 0 && frame != 9 {
+                assert_eq!(p.data, 1000 + u64::from(p.fid2.0 & 0xff), "frame {frame}");
+            }
+        }
+        let n2 = pos12.rotation.inverse() * -manifold.local_n1;
+        assert!(
+            (manifold.local_n2 - n2).length() < 1e-6,
+            "frame {frame}: B's normal {:?}, not {n2:?}",
+            manifold.local_n2
+        );
+        for p in &mut manifold.points {
+            p.data = 1000 + u64::from(p.fid2.0 & 0xff);
+        }
+        if frame == 8 {
+            manifold.points.clear();
+        }
+        if frame == 12 {
+            manifold.points[1].dist += 0.25;
+        }
+    }
+}
+
 /// One conversion per distinct hull, however many pairs and frames meet it; a shape edited in
 /// place (a ball's radius) is converted again.
 #[test]

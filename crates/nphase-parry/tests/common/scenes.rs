@@ -261,6 +261,8 @@ pub struct Report {
     pub steps: usize,
     pub step_time: Duration,
     pub narrow_phase_time: Duration,
+    /// The part of `narrow_phase_time` spent in the last [`RESTING_STEPS`] steps.
+    pub resting_narrow_phase_time: Duration,
     /// How far the tracked body ended from where it started.
     pub top_displacement: f32,
     /// How far the dynamic body that moved most ended from where it started.
@@ -509,13 +511,17 @@ impl World {
             if resting {
                 self.measure_motion(&before, &mut report.resting_motion);
             }
-            report.narrow_phase_time += self
+            let narrow_phase_time = self
                 .world
                 .physics_pipeline
                 .counters
                 .cd
                 .narrow_phase_time
                 .time();
+            report.narrow_phase_time += narrow_phase_time;
+            if resting {
+                report.resting_narrow_phase_time += narrow_phase_time;
+            }
             points_now.clear();
             for pair in self.world.narrow_phase.contact_pairs() {
                 let kinds = [pair.collider1, pair.collider2].map(|c| self.curved.get(&c).copied());
