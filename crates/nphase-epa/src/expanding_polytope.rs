@@ -32,9 +32,9 @@
 //!   plane, so rounding cannot carve a non-convex dent.
 //! * Every failure (iteration cap, a horizon that is not a simple loop, an empty heap) returns
 //!   the best estimate so far: the normal of the face with the smallest upper bound, its depth
-//!   kept within the certified bracket (the closest faces' distance, that upper bound). At the
-//!   cap, a bracket within docs/accuracy.md's promise is [`EpaStatus::Converged`], as at the
-//!   local refinement's exit.
+//!   kept within the certified bracket (the closest faces' distance, that upper bound) when
+//!   the polytope encloses the origin. At the cap, such a bracket within docs/accuracy.md's
+//!   promise is [`EpaStatus::Converged`], as at the local refinement's exit.
 //!
 //! The origin may lie a rounding error *outside* the start polytope (GJK's touching exit); the
 //! face distances are signed, so the result is then a depth of about −|v| (a tiny separation).
@@ -162,6 +162,10 @@ where
     };
     let mut best: Option<Candidate<T>> = None;
     let mut lower = T::neg_infinity();
+    // Whether the polytope encloses the origin: its closest face at the start (the first one
+    // popped) is on the origin's far side. Only then is `lower` a certified lower bound on the
+    // depth (the stalled-GJK path runs EPA on cores that may be apart).
+    let mut enclosed = None;
     let (mut hint_a, mut hint_b) = (VertexId::NONE, VertexId::NONE);
     // After half the budget without a certificate, EPA is refining a valley of minima (e.g.
     // identical coaxial cones, or a small shape on a large cylinder): every face along it has
@@ -190,6 +194,7 @@ where
         size = Float::max(size, w.w.norm());
         if !local {
             lower = Float::max(lower, face.distance);
+            enclosed.get_or_insert(face.distance >= T::zero());
         }
         let upper = w.w.dot(&face.normal);
         let candidate = Candidate {
@@ -265,17 +270,27 @@ where
     };
 
     stats.exit = failure;
-    // The true core depth lies in `[lower, b.upper]`: `lower` from the global phase's closest
-    // faces, `b.upper` the support value along b's normal. b's own plane distance, where its
-    // depth comes from, is neither bound: b may be an earlier face than the closest ones, or a
-    // sliver whose plane rounding tilted (f32, two cones: 0.2 mm below `lower` on a 1.6 mm
-    // depth). The estimate's depth is therefore kept inside that bracket.
+    // On a polytope enclosing the origin the true core depth lies in `[lower, b.upper]`:
+    // `lower` from the global phase's closest faces, `b.upper` the support value along b's
+    // normal. b's own plane distance, where its depth comes from, is neither bound: b may be an
+    // earlier face than the closest ones, or a sliver whose plane rounding tilted (f32, two
+    // cones: 0.2 mm below `lower` on a 1.6 mm depth). The estimate's depth is therefore kept
+    // inside that bracket, and its gap is the bracket's width (an inverted bracket, `lower`
+    // above `b.upper` by rounding, counts as wide as it is inverted).
+    let enclosed = enclosed == Some(true);
     let estimate = match best {
         Some(b) => {
-            let gap = Float::max(b.upper - lower, T::zero());
-            let (r1, r2) = radii;
+            let gap = if enclosed {
+                Float::abs(b.upper - lower)
+            } else {
+                Float::max(b.upper - lower, T::zero())
+            };
             let mut p = b.penetration(radii, gap);
-            p.clamp_depth(lower + r1 + r2, b.upper + r1 + r2);
+            if enclosed {
+                let (r1, r2) = radii;
+                let (low, high) = (Float::min(lower, b.upper), b.upper);
+                p.clamp_depth(low + r1 + r2, high + r1 + r2);
+            }
             p
         }
         None => {
@@ -299,10 +314,9 @@ where
     // closing the gap to the tighter tolerance of the loop).
     let small = Float::min(pair.small_scale(), size);
     let large = Float::min(pair.large_scale(), size);
+    let promised = enclosed && estimate.gap <= T::TOLERANCES.promise(small, large, size);
     let status = match failure {
-        EpaExit::IterationCap if estimate.gap <= T::TOLERANCES.promise(small, large, size) => {
-            EpaStatus::Converged(estimate)
-        }
+        EpaExit::IterationCap if promised => EpaStatus::Converged(estimate),
         EpaExit::IterationCap => EpaStatus::IterationLimit(estimate),
         _ => EpaStatus::Degenerate(estimate),
     };
@@ -361,7 +375,9 @@ pub struct EpaOutput<T: Real> {
 /// The outcome of EPA; every variant carries a penetration estimate.
 #[derive(Clone, Debug, PartialEq)]
 pub enum EpaStatus<T: Real> {
-    /// Converged to the tolerance (or `D` was flat: touching, depth 0 plus radii).
+    /// Converged to the tolerance (or `D` was flat: touching, depth 0 plus radii; or the
+    /// iteration cap was reached with a certified bracket within docs/accuracy.md's promise,
+    /// [`EpaExit::IterationCap`] in the statistics).
     Converged(Penetration<T>),
     /// The iteration cap was reached; the best estimate so far.
     IterationLimit(Penetration<T>),
@@ -404,7 +420,8 @@ pub struct Penetration<T: Real> {
 
 impl<T: Real> Penetration<T> {
     /// Moves the depth into `[low, high]` (when it lies outside), the witnesses half the
-    /// change each along the normal, so that `point2 − point1 = −depth · normal` still holds.
+    /// change each along the normal, so that the component of `point2 − point1` along the
+    /// normal stays `−depth` (a tangential mismatch the witnesses had stays).
     fn clamp_depth(&mut self, low: T, high: T) {
         let depth = Float::min(Float::max(self.depth, low), high);
         let half = self.normal.into_inner() * ((depth - self.depth) * T::lit(0.5));
