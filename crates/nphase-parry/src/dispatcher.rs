@@ -38,6 +38,7 @@ use parry3d_031::shape as ps;
 
 use crate::glam_nalgebra::{point_from_na, pose_in_range, pose_to_na, vector_from_na};
 use crate::hull_cache::HullCache;
+use crate::pair_counters::PairCounters;
 use crate::pair_workspace::NphasePair;
 use crate::parry_manifold::{Pair, PairReport, collide_into};
 use crate::shape_conversion::{convert_with, source_key};
@@ -72,12 +73,10 @@ pub struct Dispatcher {
 #[derive(Debug, Default)]
 struct Inner {
     hulls: HullCache,
-    nphase_pairs: AtomicU64,
+    /// nphase's pairs, inexact ones, points and carried points: per thread (the hot path).
+    pairs: PairCounters,
     parry_pairs: AtomicU64,
     refused_pairs: AtomicU64,
-    inexact_pairs: AtomicU64,
-    points: AtomicU64,
-    carried_points: AtomicU64,
     nphase_queries: AtomicU64,
     parry_queries: AtomicU64,
 }
@@ -116,13 +115,14 @@ impl Dispatcher {
     pub fn stats(&self) -> DispatchStats {
         let load = |c: &AtomicU64| c.load(Ordering::Relaxed);
         let i = &self.inner;
+        let pairs = i.pairs.totals();
         DispatchStats {
-            nphase_pairs: load(&i.nphase_pairs),
+            nphase_pairs: pairs.pairs,
             parry_pairs: load(&i.parry_pairs),
             refused_pairs: load(&i.refused_pairs),
-            inexact_pairs: load(&i.inexact_pairs),
-            points: load(&i.points),
-            carried_points: load(&i.carried_points),
+            inexact_pairs: pairs.inexact,
+            points: pairs.points,
+            carried_points: pairs.carried,
             nphase_queries: load(&i.nphase_queries),
             parry_queries: load(&i.parry_queries),
             cached_hulls: i.hulls.len(),
@@ -132,13 +132,10 @@ impl Dispatcher {
     /// Sets the counters to zero (the hull cache stays).
     pub fn reset_stats(&self) {
         let i = &self.inner;
+        i.pairs.reset();
         for c in [
-            &i.nphase_pairs,
             &i.parry_pairs,
             &i.refused_pairs,
-            &i.inexact_pairs,
-            &i.points,
-            &i.carried_points,
             &i.nphase_queries,
             &i.parry_queries,
         ] {
@@ -179,15 +176,7 @@ impl Dispatcher {
     }
 
     fn count_pair(&self, report: PairReport) {
-        self.inner.nphase_pairs.fetch_add(1, Ordering::Relaxed);
-        if report.inexact {
-            self.inner.inexact_pairs.fetch_add(1, Ordering::Relaxed);
-        }
-        let i = &self.inner;
-        i.points
-            .fetch_add(u64::from(report.points), Ordering::Relaxed);
-        i.carried_points
-            .fetch_add(u64::from(report.carried), Ordering::Relaxed);
+        self.inner.pairs.count(report);
     }
 }
 

@@ -18,6 +18,7 @@ mod dispatcher;
 mod feature_ids;
 pub mod glam_nalgebra;
 mod hull_cache;
+mod pair_counters;
 mod pair_workspace;
 mod parry_manifold;
 mod parry_shape;

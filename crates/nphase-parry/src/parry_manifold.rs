@@ -16,9 +16,10 @@
 //!
 //! Where nphase's certified reuse kept its manifold as it was (`Unchanged`, `Still`: most pairs
 //! at rest), parry's manifold already holds it, written on an earlier frame, with the engine's
-//! data updated in place: steps 2–3 are skipped and only `local_n2`, which follows the pose, is
-//! written — once the points are checked to be the ones written (count, `(fid1, fid2)` and
-//! distance in order; an engine that cleared or changed them gets them written again).
+//! data updated in place: steps 2–3 are skipped and only the normals are written (`local_n2`
+//! follows the pose) — once the points are checked to be the ones written (count, and in
+//! order `(fid1, fid2)`, distance and local points, bit for bit; an engine that cleared or
+//! changed them gets them written again).
 //!
 //! nphase's own manifold of the pair is kept with its state in the pair's workspace, since
 //! `update_manifold` starts from last frame's (and returns it as it is when the pose did not
@@ -97,17 +98,17 @@ fn collide_with<M, C: Copy + Default>(
         return report;
     }
     let normal1 = pair.manifold.local_normal1;
-    let local_n2 = |manifold: &mut ContactManifold<M, C>| {
+    let write_normals = |manifold: &mut ContactManifold<M, C>| {
         let n1 = normal1.into_inner();
         manifold.local_n1 = vector_from_na(&n1);
         manifold.local_n2 = vector_from_na(&input.pos12.rotation.inverse_transform_vector(&-n1));
     };
     // A certified shortcut kept nphase's manifold as it was, and parry's still holds what was
     // written from it then (its points in the same order, the engine's data updated in place):
-    // only B's normal, which follows the pose, is written. Unless the engine changed the
+    // only the normals are written (B's follows the pose). Unless the engine changed the
     // points (a new manifold, points cleared or rewritten): then they are written again.
     if matches!(outcome.reuse, Reuse::Unchanged | Reuse::Still) && written_from(points, manifold) {
-        local_n2(manifold);
+        write_normals(manifold);
         report.points = points.len() as u8;
         report.carried = report.points;
         return report;
@@ -135,15 +136,19 @@ fn collide_with<M, C: Copy + Default>(
     report.points = fresh.len() as u8;
     manifold.points.clear();
     manifold.points.extend(fresh);
-    local_n2(manifold);
+    write_normals(manifold);
     report
 }
 
 /// Whether parry's `manifold` holds `points` as this module writes them: the same count, and
-/// point by point the same `(fid1, fid2)` and the same distance, bit for bit.
+/// point by point the same `(fid1, fid2)`, and the same distance and local points, bit for bit.
 fn written_from<M, C>(points: &[NphasePoint<f32>], manifold: &ContactManifold<M, C>) -> bool {
+    let bits = |v: [f32; 3]| v.map(f32::to_bits);
     points.len() == manifold.points.len()
         && points.iter().zip(&manifold.points).all(|(p, q)| {
-            (q.fid1, q.fid2) == parry_feature_ids(p.id) && p.dist.to_bits() == q.dist.to_bits()
+            (q.fid1, q.fid2) == parry_feature_ids(p.id)
+                && p.dist.to_bits() == q.dist.to_bits()
+                && bits(point_from_na(&p.local_point1).to_array()) == bits(q.local_p1.to_array())
+                && bits(point_from_na(&p.local_point2).to_array()) == bits(q.local_p2.to_array())
         })
 }

@@ -152,10 +152,23 @@ pub(crate) fn convert_with(
 /// for a hull the address and length of its vertex buffer. A pair keeps its converted shapes
 /// while the key of the parry shape it is handed stays the same (a parry shape edited in place
 /// changes its key; a hull cannot be edited in place). `None` for shapes nphase does not take.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Eq)]
 pub(crate) struct SourceKey {
     shape_type: ShapeType,
     params: [u32; 10],
+}
+
+impl PartialEq for SourceKey {
+    /// Word by word, without a branch or a call to `memcmp` (what the derived comparison of
+    /// the array compiled to): every pair compares two keys every frame.
+    fn eq(&self, other: &Self) -> bool {
+        let differ = self
+            .params
+            .iter()
+            .zip(&other.params)
+            .fold(0, |d, (a, b)| d | (a ^ b));
+        differ == 0 && self.shape_type == other.shape_type
+    }
 }
 
 /// The [`SourceKey`] of `shape`; `None` when it is not one of the convex shapes of the module

@@ -281,7 +281,8 @@ fn point_data_follows_the_features() {
 /// within nphase's `Still` allowance): from the third frame the pair stands, and parry's
 /// manifold keeps its points as they were written (bit for bit) with the engine's data, and
 /// B's normal follows the pose. Where the engine changed the points in between — cleared them
-/// (frame 8), or rewrote a point's distance (frame 12) — the standing manifold is written again.
+/// (frame 8), rewrote a point's distance (frame 12) or moved a point (frame 14) — the standing
+/// manifold is written again.
 #[test]
 fn standing_pairs_keep_the_points_the_engine_holds() {
     let dispatcher = Dispatcher::default();
@@ -292,7 +293,7 @@ fn standing_pairs_keep_the_points_the_engine_holds() {
     let key = |p: &parry3d_031::query::TrackedContact<u64>| {
         (p.fid1, p.fid2, p.local_p1, p.local_p2, p.dist)
     };
-    for frame in 0..16u64 {
+    for frame in 0..17u64 {
         let creep = 1e-7 * frame as f32;
         let pos12 = Pose::new(
             Vector::new(0.1 + creep, 0.999, 0.0),
@@ -330,6 +331,9 @@ fn standing_pairs_keep_the_points_the_engine_holds() {
         }
         if frame == 12 {
             manifold.points[1].dist += 0.25;
+        }
+        if frame == 14 {
+            manifold.points[2].local_p2.x += 0.25;
         }
     }
 }
