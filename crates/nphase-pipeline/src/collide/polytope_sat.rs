@@ -1090,7 +1090,28 @@ impl<'a, T: Real> Test<'a, T> {
                 if cross2 > thin * ea.dir.norm_squared() * eb.dir.norm_squared() {
                     let (s, u) =
                         line_parameters(&ea.tail.coords, &ea.dir, &eb.tail.coords, &eb.dir, cross2);
-                    (ea.tail + ea.dir * s, eb.tail + eb.dir * u)
+                    let (on_a, on_b) = (ea.tail + ea.dir * s, eb.tail + eb.dir * u);
+                    // Each line's point beyond its edge still on its shape's face (a needle's
+                    // collinear edges: its support along `n` is longer than the winning edge).
+                    let on_a_face = |x: &Point<T>| {
+                        let a = &self.input.a;
+                        a.edge_faces(i as usize)
+                            .iter()
+                            .any(|&f| a.depth_in_face(f, x) >= -self.tie)
+                    };
+                    let on_b_face = |x: &Point<T>| {
+                        let (b, x) = (&self.input.b, pos12.inverse_transform_point(x));
+                        b.edge_faces(j as usize)
+                            .iter()
+                            .any(|&f| b.depth_in_face(f, &x) >= -self.tie)
+                    };
+                    if (near_edge(s) || on_a_face(&on_a)) && (near_edge(u) || on_b_face(&on_b)) {
+                        (on_a, on_b)
+                    } else {
+                        let (s, u) =
+                            closest_parameters(&ea.tail.coords, &ea.dir, &eb.tail.coords, &eb.dir);
+                        (ea.tail + ea.dir * s, eb.tail + eb.dir * u)
+                    }
                 } else {
                     (best.on_a, best.on_b)
                 }
@@ -1200,14 +1221,15 @@ pub(crate) fn witness_over_face<T: Real>(
 }
 
 /// Parameters `(s, t)` of the closest points of the lines `p0 + s d1` and `q0 + t d2`, where
-/// `|d1 × d2|² = cross2` is well above rounding; the segments' closest points
-/// ([`closest_parameters`]) where the lines' fall far outside them.
+/// `|d1 × d2|² = cross2` is well above rounding.
 ///
 /// The winning edge pair's Minkowski face holds the origin's projection, so the lines' closest
 /// points lie on both edges and `q − p = separation · axis`. Rounding, or a near tie with a
-/// neighbouring sliver face (an edge of a needle), can put them just past an end, where the
-/// segments' closest points would break that relation; the lines' points stay on the surface to
-/// within the sliver's width.
+/// neighbouring sliver face (an edge of a needle), can put them past an end: within half an
+/// edge ([`near_edge`]) the lines' points stay on the surface to within the sliver's width,
+/// and further out where the point still lies on a face beside the edge (a needle triangle,
+/// whose support along the axis is its whole length, not the short edge that won). Elsewhere
+/// the caller takes the segments' closest points ([`closest_parameters`]).
 fn line_parameters<T: Real>(
     p0: &Vector<T>,
     d1: &Vector<T>,
@@ -1219,12 +1241,12 @@ fn line_parameters<T: Real>(
     let (b, c, e, f) = (d1.dot(d2), d1.dot(&r), d2.norm_squared(), d2.dot(&r));
     let s = (b * f - c * e) / cross2;
     let t = (b * s + f) / e;
-    let within = |x: T| x >= -T::lit(0.5) && x <= T::lit(1.5);
-    if within(s) && within(t) {
-        (s, t)
-    } else {
-        closest_parameters(p0, d1, q0, d2)
-    }
+    (s, t)
+}
+
+/// Whether a line parameter is within half an edge of the edge `[0, 1]`.
+fn near_edge<T: Real>(x: T) -> bool {
+    x >= -T::lit(0.5) && x <= T::lit(1.5)
 }
 
 /// Parameters `(s, t)` in `[0, 1]²` of the closest points of segments `p0 + s d1` and
