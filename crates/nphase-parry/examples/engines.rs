@@ -267,8 +267,8 @@ fn row(scene: Scene, seed: u64, engine: Engine, r: &Report) {
     let per_step = |d: std::time::Duration| d.as_secs_f64() * 1e3 / r.steps as f64;
     let resting_steps = RESTING_STEPS.min(r.steps).max(1) as f64;
     println!(
-        "| {} | {seed} | {} | {:.3} | {:.3} | {:.3} | {:.4} | {:.4} | {:.4} | {:.4} | {:.2} | {:.2} | \
-         {} / {} | {} |",
+        "| {} | {seed} | {} | {:.3} | {:.3} | {:.3} | {:.4} | {:.4} | {:.4} | {:.4} | {:.2} | \
+         {:.2} | {} / {} | {} |",
         scene.name(),
         engine.name(),
         per_step(r.step_time),

@@ -92,7 +92,9 @@ impl PairCounters {
             // Past the slots, or while the thread's locals are torn down.
             _ => {
                 for (c, n) in self.shared.counters().into_iter().zip(add) {
-                    c.fetch_add(n, Ordering::Relaxed);
+                    if n > 0 {
+                        c.fetch_add(n, Ordering::Relaxed);
+                    }
                 }
             }
         }

@@ -87,7 +87,9 @@
 //! * Witnesses: for a face of A, B's support point along `−n` and its image on A's face plane
 //!   (when it falls outside the face, B's supporting face clipped to the face's side planes
 //!   gives the deepest point over it, which at the penetration depth exists); symmetrically for
-//!   a face of B; for an edge pair, the closest points of the two edges. All satisfy
+//!   a face of B; for an edge pair, the closest points of the two edges' lines (where one lies
+//!   past its edge, only if it is still on a face beside it — a needle's collinear edges —,
+//!   else the segments' closest points). All satisfy
 //!   `point2 − point1 ≈ dist · normal` with both points on their surfaces. The per-frame
 //!   pipeline, whose manifold clips the supporting features anyway, does not clip for the
 //!   witness ([`Witnesses::ByManifold`]): the support point and its image on the face's plane
@@ -383,7 +385,8 @@ impl<'a, T: Real> Polytope<'a, T> {
     }
 
     /// How far `x` (on face `i`'s plane) lies inside the face polygon: the distance to its
-    /// boundary, negative outside.
+    /// boundary inside, and outside minus the largest distance to an edge's line (at most the
+    /// distance to the polygon).
     fn depth_in_face(&self, i: usize, x: &Point<T>) -> T {
         match self {
             Polytope::Cuboid(c) => {
@@ -405,6 +408,41 @@ impl<'a, T: Real> Polytope<'a, T> {
             Polytope::Triangle(t) => {
                 let v = t.vertices();
                 polygon_depth(&t.normal().into_inner(), v.iter().copied(), v[0], x)
+            }
+        }
+    }
+
+    /// The distance from `x` (local frame) to face `i`, the polygon itself (0 on it).
+    fn distance_to_face(&self, i: usize, x: &Point<T>) -> T {
+        let triangle = |p: Point<T>, q: Point<T>, r: Point<T>| {
+            nphase_math::closest_point_to_origin(&[p - x, q - x, r - x])
+                .point
+                .norm()
+        };
+        match self {
+            Polytope::Cuboid(c) => {
+                let h = c.half_extents();
+                let k = i / 2;
+                let (u, v) = ((k + 1) % 3, (k + 2) % 3);
+                let sign = if i.is_multiple_of(2) {
+                    T::one()
+                } else {
+                    -T::one()
+                };
+                let out = |j: usize| Float::max(Float::abs(x[j]) - h[j], T::zero());
+                let off = x[k] - sign * h[k];
+                Float::sqrt(out(u) * out(u) + out(v) * out(v) + off * off)
+            }
+            Polytope::Hull(h) => {
+                let ids = h.face(i).vertex_ids;
+                let vertex = |j: usize| h.vertex(ids[j] as usize);
+                (1..ids.len().saturating_sub(1))
+                    .map(|j| triangle(vertex(0), vertex(j), vertex(j + 1)))
+                    .fold(T::infinity(), Float::min)
+            }
+            Polytope::Triangle(t) => {
+                let [p, q, r] = *t.vertices();
+                triangle(p, q, r)
             }
         }
     }
@@ -1091,19 +1129,21 @@ impl<'a, T: Real> Test<'a, T> {
                     let (s, u) =
                         line_parameters(&ea.tail.coords, &ea.dir, &eb.tail.coords, &eb.dir, cross2);
                     let (on_a, on_b) = (ea.tail + ea.dir * s, eb.tail + eb.dir * u);
-                    // Each line's point beyond its edge still on its shape's face (a needle's
-                    // collinear edges: its support along `n` is longer than the winning edge).
+                    // Each line's point beyond its edge still on a face beside the edge, within
+                    // the tie tolerance (a needle's collinear edges: its support along `n` is
+                    // longer than the winning edge; on a proper polytope the line leaves the
+                    // shape at the edge's ends).
                     let on_a_face = |x: &Point<T>| {
                         let a = &self.input.a;
                         a.edge_faces(i as usize)
                             .iter()
-                            .any(|&f| a.depth_in_face(f, x) >= -self.tie)
+                            .any(|&f| a.distance_to_face(f, x) <= self.tie)
                     };
                     let on_b_face = |x: &Point<T>| {
                         let (b, x) = (&self.input.b, pos12.inverse_transform_point(x));
                         b.edge_faces(j as usize)
                             .iter()
-                            .any(|&f| b.depth_in_face(f, &x) >= -self.tie)
+                            .any(|&f| b.distance_to_face(f, &x) <= self.tie)
                     };
                     if (near_edge(s) || on_a_face(&on_a)) && (near_edge(u) || on_b_face(&on_b)) {
                         (on_a, on_b)
@@ -1227,9 +1267,9 @@ pub(crate) fn witness_over_face<T: Real>(
 /// points lie on both edges and `q − p = separation · axis`. Rounding, or a near tie with a
 /// neighbouring sliver face (an edge of a needle), can put them past an end: within half an
 /// edge ([`near_edge`]) the lines' points stay on the surface to within the sliver's width,
-/// and further out where the point still lies on a face beside the edge (a needle triangle,
-/// whose support along the axis is its whole length, not the short edge that won). Elsewhere
-/// the caller takes the segments' closest points ([`closest_parameters`]).
+/// and further out the caller keeps them where they still lie on a face beside the edge (a
+/// needle triangle, whose support along the axis is its whole length, not the short edge that
+/// won); elsewhere it takes the segments' closest points ([`closest_parameters`]).
 fn line_parameters<T: Real>(
     p0: &Vector<T>,
     d1: &Vector<T>,
@@ -1351,6 +1391,47 @@ mod tests {
                 Shape::convex(&points).expect("valid")
             }
         }
+    }
+
+    /// The distance to a face is to the polygon itself: 0 on it, the offset off its plane, and
+    /// past an edge or a corner the distance to that edge or corner — for a box, a hull and a
+    /// needle triangle (whose long side's line runs on it past its short edge, and whose tip
+    /// a point beyond is far from).
+    #[test]
+    fn distance_to_face_measures_the_polygon() {
+        let p = |x: f64, y: f64, z: f64| Point::new(x, y, z);
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+        let cuboid = Shape::Cuboid(Cuboid::new(Vector::new(1.0, 2.0, 3.0)).expect("valid"));
+        let corners: Vec<Point<f64>> = (0..8)
+            .map(|k| {
+                p(
+                    [-1.0, 1.0][k & 1],
+                    [-1.0, 1.0][(k >> 1) & 1],
+                    [-1.0, 1.0][k >> 2],
+                )
+            })
+            .collect();
+        let hull = Shape::convex(&corners).expect("valid");
+        let needle = Shape::Triangle(
+            Triangle::new(p(-0.5, 0.0, 0.0), p(0.5, 0.0, 0.0), p(-0.2, 0.0, 1e-9)).expect("valid"),
+        );
+        let (box_core, hull_core, needle_core) = (cuboid.core().0, hull.core().0, needle.core().0);
+        let [cuboid, hull, needle] =
+            [&box_core, &hull_core, &needle_core].map(|c| Polytope::of(c).expect("polytope"));
+        // The box's +x face (index 0): |y| ≤ 2, |z| ≤ 3 at x = 1.
+        assert!(close(cuboid.distance_to_face(0, &p(1.0, 0.5, -1.0)), 0.0));
+        assert!(close(cuboid.distance_to_face(0, &p(1.0, 5.0, 7.0)), 5.0));
+        assert!(close(cuboid.distance_to_face(0, &p(1.5, 0.0, 3.0)), 0.5));
+        // The hull's face with normal +z: the square |x|, |y| ≤ 1 at z = 1.
+        let top = (0..hull.face_count())
+            .find(|&f| hull.face(f).0.z > 0.5)
+            .expect("a top face");
+        assert!(close(hull.distance_to_face(top, &p(0.3, -0.2, 1.0)), 0.0));
+        assert!(close(hull.distance_to_face(top, &p(4.0, 5.0, 1.0)), 5.0));
+        assert!(close(hull.distance_to_face(top, &p(0.0, 0.0, 3.0)), 2.0));
+        // The needle: on its long side past the short edge c → a, and far past its tip.
+        assert!(needle.distance_to_face(0, &p(0.1, 0.0, 0.0)) < 1e-9);
+        assert!(close(needle.distance_to_face(0, &p(-2.5, 0.0, 0.0)), 2.0));
     }
 
     /// The separating-axis test against GJK + EPA on the same cores, on random poses of every
