@@ -222,9 +222,8 @@ pub(crate) fn contact_from_gjk<T: Real>(
                         // EPA's normal and distance settle the answer. Its witness pair comes from
                         // a face's barycentric point, which is off `dist·n` when the origin lies
                         // outside the polytope near an edge, and GJK's pair may lean too. The pair
-                        // with the smaller mismatch is aligned with EPA's normal: each point moves
-                        // by half the (small, tangential) mismatch, which keeps it on its surface
-                        // to second order.
+                        // with the smaller mismatch is aligned with EPA's normal: the points share
+                        // the (small, tangential) mismatch by the shapes' sizes (`share_of_a`).
                         let mut c = penetration_contact(&p, quality);
                         let n = c.normal.into_inner();
                         let mismatch = |p1: &Point<T>, p2: &Point<T>| (p2 - p1) - n * c.dist;
@@ -235,9 +234,9 @@ pub(crate) fn contact_from_gjk<T: Real>(
                         } else {
                             (c.point1, c.point2, m_epa)
                         };
-                        let half = m * T::lit(0.5);
-                        c.point1 = p1 + half;
-                        c.point2 = p2 - half;
+                        let share1 = share_of_a(input);
+                        c.point1 = p1 + m * share1;
+                        c.point2 = p2 - m * (T::one() - share1);
                         outcome.supports = snap_to_face_normal(input, &mut c, feature);
                         settle_witnesses(input, &mut c);
                         c
@@ -470,16 +469,9 @@ fn settle_witnesses<T: Real>(input: &CoreInput<'_, T>, contact: &mut LocalContac
         return;
     };
     let (p1, p2) = (c.point1, c.point2 - shift);
-    // The rest of the mismatch is tangential and within GJK's accuracy. It is shared in
-    // proportion to the shapes' sizes: the larger shape's surface is the flatter one at the
-    // contact, so its point stays on it to second order, while a point at a small shape's
-    // vertex or edge moved sideways would leave it.
-    let [size1, size2] = input.shape_sizes;
-    let share1 = if size1 + size2 > T::zero() && Float::is_finite(size1 + size2) {
-        size1 / (size1 + size2)
-    } else {
-        T::lit(0.5)
-    };
+    // The rest of the mismatch is tangential and within GJK's accuracy; it is shared by the
+    // shapes' sizes (`share_of_a`).
+    let share1 = share_of_a(input);
     let mismatch = (p2 - p1) - n * contact.dist;
     let tangential = mismatch - n * mismatch.dot(&n);
     let (p1, p2) = (
@@ -492,6 +484,20 @@ fn settle_witnesses<T: Real>(input: &CoreInput<'_, T>, contact: &mut LocalContac
     if error(&p1, &p2) < before {
         contact.point1 = p1;
         contact.point2 = p2;
+    }
+}
+
+/// The share of a tangential mismatch of a witness pair that A's point takes (B's takes the
+/// rest): in proportion to the shapes' sizes. The larger shape's surface is the flatter one at
+/// the contact, so its point stays on it to second order, while a point at a small shape's
+/// vertex or edge moved sideways would leave it (a 10 cm triangle's vertex in a cylinder of
+/// radius 7.4: moved by half a mismatch, 8e-5 off the triangle in f32).
+fn share_of_a<T: Real>(input: &CoreInput<'_, T>) -> T {
+    let [size1, size2] = input.shape_sizes;
+    if size1 + size2 > T::zero() && Float::is_finite(size1 + size2) {
+        size1 / (size1 + size2)
+    } else {
+        T::lit(0.5)
     }
 }
 
