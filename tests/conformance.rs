@@ -11,7 +11,7 @@
 //! triangle's witness pair 0.3 off in f32 (`polytope_sat.rs`, the edge pair's witnesses). The
 //! disparity sets (`oracle gen --set disparity --seed 3|5`, `--seed 8 --pairs 500` generated
 //! after the library was tuned on the first two, and `--seed 31|41` from the fresh-seed
-//! campaign, where two witnesses off their shapes were found) put a small shape (0.02–1) on a
+//! campaign, with two of the witnesses it found off their shapes) put a small shape (0.02–1) on a
 //! large one (20–2000), separated, shallow or sunk. Each expected record carries the oracle's
 //! certified signed distance, normal, witness points, `scale`, `small_scale` and `oracle_err`.
 //!
@@ -134,12 +134,12 @@ fn support(scene: &Scene<f64>, body: usize, dir: &Vector<f64>) -> f64 {
     scene.shape_of(b).support_point(&pose, dir).coords.dot(dir)
 }
 
-/// A certified lower bound on how far `p` (world) lies outside a body's shape: the largest
-/// `u·p − h(u)` (`h` the support value) over the directions of a few steps of the iteration
-/// `u ← (p − support point along u)`, started at `dir` (the shape's outward contact normal).
-/// Every direction's value is a lower bound on the distance from `p` to the shape, so a value
-/// above the tolerance proves the witness off its shape; the iteration finds the direction
-/// from the shape's nearest feature (a vertex beside which the witness slid, say).
+/// A lower bound (certified up to f64 rounding) on how far `p` (world) lies outside a body's
+/// shape: the largest `u·p − h(u)` (`h` the support value) over the directions of a few steps
+/// of the iteration `u ← (p − support point along u)`, started at `dir` (the shape's outward
+/// contact normal). Every direction's value is a lower bound on the distance from `p` to the
+/// shape, so a value above the tolerance proves the witness off its shape; the iteration finds
+/// the direction from the shape's nearest feature (a vertex beside which the witness slid).
 fn outside_by(scene: &Scene<f64>, body: usize, p: &Point<f64>, dir: &Vector<f64>) -> f64 {
     let b = &scene.bodies[body];
     let pose: Isometry<f64> = b.exact_pose;

@@ -223,7 +223,8 @@ pub(crate) fn contact_from_gjk<T: Real>(
                         // a face's barycentric point, which is off `dist·n` when the origin lies
                         // outside the polytope near an edge, and GJK's pair may lean too. The pair
                         // with the smaller mismatch is aligned with EPA's normal: the points share
-                        // the (small, tangential) mismatch by the shapes' sizes (`share_of_a`).
+                        // its part across the normal by the shapes' sizes (`share_of_a`), its
+                        // part along the normal in halves.
                         let mut c = penetration_contact(&p, quality);
                         let n = c.normal.into_inner();
                         let mismatch = |p1: &Point<T>, p2: &Point<T>| (p2 - p1) - n * c.dist;
@@ -234,9 +235,12 @@ pub(crate) fn contact_from_gjk<T: Real>(
                         } else {
                             (c.point1, c.point2, m_epa)
                         };
+                        // Along the normal each point takes half; across it, by size.
+                        let along = n * (m.dot(&n) * T::lit(0.5));
+                        let across = m - n * m.dot(&n);
                         let share1 = share_of_a(input);
-                        c.point1 = p1 + m * share1;
-                        c.point2 = p2 - m * (T::one() - share1);
+                        c.point1 = p1 + along + across * share1;
+                        c.point2 = p2 - along - across * (T::one() - share1);
                         outcome.supports = snap_to_face_normal(input, &mut c, feature);
                         settle_witnesses(input, &mut c);
                         c
