@@ -221,8 +221,7 @@ where
             // The honest global gap may still meet docs/accuracy.md's promise (a small shape
             // against a large curved one: its faces are all about as close, so the closest
             // face's own gap closes slowly, but the bracket is narrow): then it is converged.
-            let large = Float::min(pair.large_scale(), size);
-            let status = if gap <= T::TOLERANCES.promise(small, large, size) {
+            let status = if gap <= promise(pair, size) {
                 EpaStatus::Converged(penetration)
             } else {
                 EpaStatus::IterationLimit(penetration)
@@ -246,11 +245,7 @@ where
             // cylinder's rim: 0.17 mm on a 1 mm depth, 33° off). Its answer is converged only
             // within ten walks or docs/accuracy.md's promise; otherwise an estimate, and the
             // warm start gives way to a cold query.
-            let large = Float::min(pair.large_scale(), size);
-            let promised = Float::max(
-                T::lit(10.0) * walk,
-                T::TOLERANCES.promise(small, large, size),
-            );
+            let promised = Float::max(T::lit(10.0) * walk, promise(pair, size));
             let status = if !warm || gap <= promised {
                 EpaStatus::Converged(penetration)
             } else {
@@ -312,15 +307,28 @@ where
     // As at the local refinement's exit, a certified bracket within docs/accuracy.md's promise
     // is a converged answer (f32 on curved shapes, whose sliver faces rounding keeps from
     // closing the gap to the tighter tolerance of the loop).
-    let small = Float::min(pair.small_scale(), size);
-    let large = Float::min(pair.large_scale(), size);
-    let promised = enclosed && estimate.gap <= T::TOLERANCES.promise(small, large, size);
+    let promised = enclosed && estimate.gap <= promise(pair, size);
     let status = match failure {
         EpaExit::IterationCap if promised => EpaStatus::Converged(estimate),
         EpaExit::IterationCap => EpaStatus::IterationLimit(estimate),
         _ => EpaStatus::Degenerate(estimate),
     };
     EpaOutput { status, stats }
+}
+
+/// docs/accuracy.md's promise for the pair ([`Tolerances::promise`]), its shapes' sizes taken at
+/// most `size` (the largest support norm seen: the scale of rounding).
+///
+/// [`Tolerances::promise`]: nphase_math::Tolerances::promise
+fn promise<A, B, T>(pair: &GjkInput<'_, A, B, T>, size: T) -> T
+where
+    A: SupportMap<T> + ?Sized,
+    B: SupportMap<T> + ?Sized,
+    T: Real,
+{
+    let small = Float::min(pair.small_scale(), size);
+    let large = Float::min(pair.large_scale(), size);
+    T::TOLERANCES.promise(small, large, size)
 }
 
 /// Limits of an EPA query.
