@@ -86,6 +86,8 @@ fn check<T: Real>(input: &Input, limit: f64) {
                     for m in manifolds {
                         assert!(m.points.len() <= 4);
                         assert!(all_finite(m.local_normal1.iter().copied()), "{m:?}");
+                        let unit = num_traits::Float::abs(m.local_normal1.norm() - T::one());
+                        assert!(m.points.is_empty() || unit < T::lit(1e-4), "{m:?}");
                         for p in &m.points {
                             assert!(
                                 all_finite(

@@ -333,7 +333,7 @@ impl<T: Real> Polytope<T> {
     ) -> u32 {
         let [p0, p1, p2] = v.map(|i| self.vertices[i as usize].w);
         let n = (p1 - p0).cross(&(p2 - p0));
-        let len = n.norm();
+        let len = nphase_math::norm_robust(&n);
         let (normal, distance) = if len > T::zero() && Float::is_finite(len) {
             let normal = n / len;
             // Average of the three vertices' plane offsets: symmetric in the vertices.

@@ -470,7 +470,7 @@ where
         hint_b = w.id_b;
         state.grow(w.w.norm_squared());
 
-        let dir_norm = dir.norm();
+        let dir_norm = nphase_math::norm_robust(&dir);
         let mut lower = T::neg_infinity();
         if dir_norm > T::zero() {
             lower = w.w.dot(&dir) / dir_norm;
@@ -646,7 +646,7 @@ impl<T: Real> State<T> {
     /// Replaces `v`, and its norm.
     fn set_v(&mut self, v: Vector<T>) {
         self.v = v;
-        self.v_norm = v.norm();
+        self.v_norm = nphase_math::norm_robust(&v);
     }
 
     /// Widens the size to a point of squared norm `norm2`. `√` is monotone and correctly

@@ -48,6 +48,29 @@ pub fn any_unit_perpendicular<T: Real>(v: &Vector<T>) -> UnitVector<T> {
     }
 }
 
+/// `|v|`, also where `|v|²` leaves the normal floats: components below about `1e-19` in f32
+/// (`1e-154` in f64), whose squares underflow, or above the square root of the largest float.
+/// Where `|v|²` is a normal float it is `v.norm()` bit for bit; otherwise `v` is rescaled by its
+/// largest component first. Zero for a zero vector, NaN for a NaN component.
+///
+/// ```
+/// use nphase_math::{Vector, norm_robust};
+/// let v = Vector::<f32>::new(3e-23, 4e-23, 0.0);
+/// assert!((norm_robust(&v) / 5e-23 - 1.0).abs() < 1e-6);
+/// assert_ne!(v.norm(), norm_robust(&v)); // the squares underflowed
+/// ```
+pub fn norm_robust<T: Real>(v: &Vector<T>) -> T {
+    let norm2 = v.norm_squared();
+    if norm2 >= <T as Float>::min_positive_value() && Float::is_finite(norm2) {
+        return Float::sqrt(norm2);
+    }
+    let m = v.amax();
+    if !(m > T::zero()) || !Float::is_finite(m) {
+        return Float::sqrt(norm2);
+    }
+    m * (v / m).norm()
+}
+
 /// `v / |v|`, or `None` when `v` is zero or not finite. Components as small as the smallest
 /// subnormal or as large as the largest float work.
 ///

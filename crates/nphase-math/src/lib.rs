@@ -30,7 +30,7 @@ mod real;
 mod segment;
 pub mod signed_volumes;
 
-pub use basis::{any_unit_perpendicular, normalize_robust, orthonormal_basis};
+pub use basis::{any_unit_perpendicular, norm_robust, normalize_robust, orthonormal_basis};
 pub use real::{InputRange, Real, SMALL_ON_LARGE_RATIO, Tolerances};
 pub use segment::{closest_on_segment, segment_distance2};
 pub use signed_volumes::{SimplexProjection, closest_point_to_origin};

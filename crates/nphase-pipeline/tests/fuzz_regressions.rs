@@ -382,3 +382,35 @@ fn f32_tiny_capsule_inside_a_huge_one_intersects() {
     check::<f64>();
     check::<f32>();
 }
+
+/// Regression (fuzz target `adapter`): two copies of a capsule whose segment core is 4.5e-23
+/// long (a small part of a valid shape, docs/accuracy.md) crossing at their centres, in f32. GJK's
+/// closest-point vector `v` was ~1e-23 long, `|v|²` underflowed, and `v / |v|` made a normal of
+/// length 0.974 (reported as converged). `|v|` is now `norm_robust`. Concentric balls, and
+/// balls 3e-23 apart, likewise (`ball_ball`'s own test).
+#[test]
+fn capsules_with_tiny_cores_crossing_have_a_unit_normal() {
+    use nphase_shapes::Capsule;
+    fn check<T: Real>(half_height: f64) {
+        let capsule = Shape::Capsule(
+            Capsule::new(T::lit(half_height), T::lit(5.093_078_613_281_25e-5)).expect("in range"),
+        );
+        let s = -3.051_757_812_5e-7;
+        let turn =
+            Rotation::new_normalize(Quaternion::new(T::lit(s), T::zero(), T::lit(s), T::lit(s)));
+        let pb = Isometry::from_parts(Vector::zeros().into(), turn);
+        let c = contact(&Isometry::identity(), &capsule, &pb, &capsule, T::zero())
+            .expect("in range")
+            .expect("overlapping");
+        let n = c.normal1.into_inner();
+        assert!(
+            num_traits::Float::abs(n.norm() - T::one()) < T::lit(1e-6),
+            "half-height {half_height:e}: |n| = {:?}",
+            n.norm()
+        );
+        let expected = -2.0 * 5.093_078_613_281_25e-5;
+        assert!((c.dist.as_f64() - expected).abs() < 1e-9, "{c:?}");
+    }
+    check::<f32>(2.233_387_656_622_422_2e-23);
+    check::<f64>(2.233_387_656_622_422_2e-160);
+}
