@@ -5,8 +5,9 @@
 //! the pose is within the input range, the prediction valid): parry's own paths are not under
 //! test. Asserts: no panic; one manifold with at most four finite points, each within the
 //! prediction (or within the kept hysteresis of `min(τ, prediction)` beyond it), distinct
-//! feature ids and a unit normal; `distance` is non-negative, and `intersection_test` agrees
-//! with it.
+//! feature ids and a unit normal; its deepest point that of a full recomputation (a fresh
+//! dispatcher and workspace) within a few thousandths of the scale; `distance` is
+//! non-negative, and `intersection_test` agrees with it.
 #![no_main]
 
 use arbitrary::Arbitrary;
@@ -159,6 +160,33 @@ fn check(input: &Input) {
                 for q in &m.points[i + 1..] {
                     assert!((p.fid1, p.fid2) != (q.fid1, q.fid2), "{m:?}");
                 }
+            }
+        }
+        // Against a full recomputation: the same pose through a fresh dispatcher and
+        // workspace. The kept pair may keep a point up to the prediction's hysteresis beyond
+        // it, and its deepest point up to DEPTH_HYSTERESIS × the size above the exact depth;
+        // anything beyond a few thousandths of the scale is a shortcut gone wrong.
+        let mut cold: Vec<ContactManifold<(), ()>> = Vec::new();
+        Dispatcher::default()
+            .contact_manifolds(&pose, &*a.0, &*b_now.0, prediction, &mut cold, &mut None)
+            .expect("convex pairs are answered");
+        if in_range {
+            let deepest = |ms: &[ContactManifold<(), ()>]| {
+                ms.iter()
+                    .flat_map(|m| m.points.iter().map(|p| p.dist))
+                    .fold(f32::INFINITY, f32::min)
+            };
+            let (warm, full) = (deepest(&manifolds), deepest(&cold));
+            let scale = magnitude(&input.shape1)
+                .max(magnitude(&input.shape2))
+                .max(f64::from(pose.translation.length()))
+                .max(1e-6) as f32;
+            let tol = 5e-3 * scale;
+            if full < prediction - tol || warm < prediction - tol {
+                assert!(
+                    (warm - full).abs() <= tol,
+                    "frame {frame}: kept pair's deepest {warm}, recomputed {full}\n{manifolds:?}\n{cold:?}"
+                );
             }
         }
         if input.still & (1 << frame) == 0 {

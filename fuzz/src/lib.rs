@@ -113,8 +113,12 @@ impl PoseSpec {
     pub fn build<T: Real>(&self) -> Isometry<T> {
         let [x, y, z, w] = self.rotation.map(|n| T::lit(n.0));
         let q = Quaternion::new(w, x, y, z);
-        let rotation = if num_traits::Float::is_finite(q.norm()) && q.norm() > T::zero() {
-            Rotation::new_normalize(q)
+        // Rescaled by its largest component first: `|q|²` of a quaternion of 1e-23 underflows
+        // in f32, and `new_normalize` would make a rotation that is not unit (which no caller
+        // can hand nphase: it takes a `UnitQuaternion`).
+        let largest = q.coords.amax();
+        let rotation = if num_traits::Float::is_finite(largest) && largest > T::zero() {
+            Rotation::new_normalize(q / largest)
         } else if q.coords.iter().all(|c| num_traits::Float::is_finite(*c)) {
             Rotation::identity()
         } else {

@@ -103,7 +103,14 @@ where
             // origin's side (the separation direction), or across it toward B when it passes
             // through the origin.
             let closest = nphase_math::closest_point_to_origin(&[p0, p1]).point;
+            // Toward B across the axis; projected twice, and taken only when it is more than
+            // rounding: the computed axis is unit only to an ulp, so one projection of B's
+            // offset along it leaves a residual along the axis that, where B's centre lies on
+            // D's line, is all there is — normalised, a normal *along* the segment, whose
+            // support is half its length (found by fuzzing the rapier adapter: two collinear
+            // segments touching reported 0.062 deep, "converged").
             let across = toward_b - axis.into_inner() * toward_b.dot(&axis);
+            let across = across - axis.into_inner() * across.dot(&axis);
             // The closest point carries a rounding error of ~ε·|p0| along the segment, which is
             // a large angle when it is tiny next to the segment (a point touching a long
             // segment, f32): its component along the axis is removed, so the normal is
@@ -112,7 +119,9 @@ where
             let closest = closest - axis.into_inner() * closest.dot(&axis);
             let normal = nphase_math::normalize_robust(&-closest)
                 .filter(|_| closest.norm() > eps(size))
-                .or_else(|| nphase_math::normalize_robust(&across))
+                .or_else(|| {
+                    nphase_math::normalize_robust(&across).filter(|_| across.norm() > eps(size))
+                })
                 .unwrap_or(UnitVector::new_unchecked(u));
             return flat(&points, normal);
         }

@@ -478,3 +478,37 @@ fn one_shot_queries_agree_with_parry() {
     let stats = dispatcher.stats();
     assert_eq!((stats.nphase_queries, stats.parry_queries), (asked, 0));
 }
+
+/// Found by fuzzing the adapter (`fuzz/fuzz_targets/adapter.rs`): a cylinder of radius −0
+/// (a segment along y) and a capsule of radius −0 lying along the same line, touching (signed
+/// distance 0). When B's offset changed only in the sign of a zero, the pair was recomputed
+/// from GJK's warm simplex; its segment's axis normalised to 0.99999994, and EPA's flat start
+/// took the rounding residue of B's offset along that axis for the normal: 0.062 deep along
+/// the line, reported converged. Each frame must agree with a full recomputation.
+#[test]
+fn collinear_segments_touching_stay_touching_when_a_zero_changes_sign() {
+    let a = SharedShape::new(ps::Cylinder {
+        half_height: 0.061_785_888_671_875,
+        radius: -0.0,
+    });
+    let b = SharedShape::capsule_y(-0.000_379_150_390_625, -0.0);
+    let dispatcher = Dispatcher::default();
+    let mut kept = (Manifolds::new(), None);
+    for x in [-0.0, 0.0, -0.0, 0.0] {
+        let pose = Pose::from_translation(Vector::new(x, -9.221_801_757_812_5e-5, 0.0));
+        manifolds(&dispatcher, &pose, &*a.0, &*b.0, 0.0, &mut kept);
+        let mut cold = (Manifolds::new(), None);
+        manifolds(&Dispatcher::default(), &pose, &*a.0, &*b.0, 0.0, &mut cold);
+        for (what, state) in [("kept", &kept), ("cold", &cold)] {
+            let m = &state.0[0];
+            assert!(!m.points.is_empty(), "{what}: touching");
+            for p in &m.points {
+                assert!(p.dist.abs() <= 1e-6, "{what} at x = {x:?}: {m:?}");
+            }
+            assert!(
+                m.local_n1.y.abs() <= 1e-6,
+                "{what}: normal along the segments: {m:?}"
+            );
+        }
+    }
+}
