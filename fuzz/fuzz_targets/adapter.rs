@@ -31,10 +31,11 @@ struct Input {
     prediction: Num,
     /// Per-frame motion of B: a translation step and a turn (the step's tenth, radians).
     step: [Num; 3],
-    /// Which frames B stands still (bit k: frame k repeats the pose before it).
+    /// Which frames B stands still: bit k set, frame k + 1 repeats frame k's pose.
     still: u8,
-    /// A frame at which B's shape is replaced by A's (the pair's cached shape must follow).
-    swap_at: u8,
+    /// Which frames B's shape is replaced by A's (bit k: frame k), and back: the pair's
+    /// converted shapes and state must follow both ways.
+    swap: u8,
 }
 
 fn cylinder(h: &Num, r: &Num) -> ps::Cylinder {
@@ -128,7 +129,7 @@ fn check(input: &Input) {
         if !pose_in_range(&pose) {
             return;
         }
-        let b_now = if frame >= input.swap_at % 8 && input.swap_at % 8 != 0 {
+        let b_now = if input.swap & (1 << frame) != 0 {
             &a
         } else {
             &b
@@ -185,7 +186,8 @@ fn check(input: &Input) {
             if full < prediction - tol || warm < prediction - tol {
                 assert!(
                     (warm - full).abs() <= tol,
-                    "frame {frame}: kept pair's deepest {warm}, recomputed {full}\n{manifolds:?}\n{cold:?}"
+                    "frame {frame}: kept pair's deepest {warm}, recomputed {full}\n\
+                     {manifolds:?}\n{cold:?}"
                 );
             }
         }
@@ -213,7 +215,12 @@ fn check(input: &Input) {
             assert!(!hit.intersecting, "distance {d:?} but intersecting");
         }
     }
-    let _ = dispatcher.contact(&pose, &*a.0, &*b.0, prediction);
+    if let Ok(Some(c)) = dispatcher.contact(&pose, &*a.0, &*b.0, prediction)
+        && in_range
+    {
+        assert!((c.normal1.length() - 1.0).abs() < 1e-3, "{c:?}");
+        assert!(c.dist <= prediction, "{c:?}");
+    }
     let _ = dispatcher.closest_points(&pose, &*a.0, &*b.0, prediction);
 }
 

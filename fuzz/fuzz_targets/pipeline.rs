@@ -1,8 +1,9 @@
 //! `NarrowPhase::update` over fuzzed colliders and pairs for a few frames (moving and turning
-//! them between frames): bad input (a pair
-//! out of range, a self pair, a non-finite pose or one beyond the input range) is refused with a `PipelineError`; otherwise
-//! one manifold per pair, at most four finite points each within the prediction, and the
-//! statistics add up.
+//! them between frames): bad input (a pair out of range, a self pair, a non-finite pose or one
+//! beyond the input range) is refused with a `PipelineError`; otherwise
+//! one manifold per pair, at most four finite points each within the prediction and a unit
+//! normal, the deepest point that of a fresh narrow phase's full recomputation within a few
+//! thousandths of the scene's scale, and the statistics add up.
 #![no_main]
 
 use arbitrary::Arbitrary;
@@ -53,6 +54,12 @@ fn check<T: Real>(input: &Input, limit: f64) {
             return;
         }
     };
+    let scene_size = input
+        .colliders
+        .iter()
+        .take(12)
+        .map(|(_, shape, _)| magnitude(shape))
+        .fold(0.0, f64::max);
     let in_range = input.colliders.iter().take(12).all(|(_, shape, p)| {
         magnitude(shape) <= limit
             && p.translation
@@ -98,6 +105,33 @@ fn check<T: Real>(input: &Input, limit: f64) {
                                         .chain([p.dist])
                                 ),
                                 "{m:?}"
+                            );
+                        }
+                    }
+                    // Against a full recomputation: the same colliders through a fresh narrow
+                    // phase. Shortcuts keep a point up to the prediction's hysteresis beyond it
+                    // and the deepest point up to DEPTH_HYSTERESIS × the size above the exact
+                    // depth; a few thousandths of the scene's scale is a shortcut gone wrong.
+                    let mut fresh = NarrowPhase::new(config).expect("valid above");
+                    let cold = fresh.update(&colliders, &pairs).expect("accepted above");
+                    let scale = colliders
+                        .iter()
+                        .map(|c| num_traits::Float::abs(c.pose.translation.vector.amax()))
+                        .fold(T::lit(scene_size.max(1e-6)), num_traits::Float::max);
+                    let tol = T::lit(5e-3) * scale;
+                    let deepest = |m: &nphase::pipeline::ContactManifold<T>| {
+                        m.points
+                            .iter()
+                            .map(|p| p.dist)
+                            .fold(T::infinity(), num_traits::Float::min)
+                    };
+                    for (k, (warm, full)) in manifolds.iter().zip(cold).enumerate() {
+                        let (w, f) = (deepest(warm), deepest(full));
+                        if f < prediction - tol || w < prediction - tol {
+                            assert!(
+                                num_traits::Float::abs(w - f) <= tol,
+                                "frame {frame}, pair {k}: kept {w:?}, recomputed {f:?}\n\
+                                 {warm:?}\n{full:?}"
                             );
                         }
                     }

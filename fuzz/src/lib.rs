@@ -122,7 +122,8 @@ impl PoseSpec {
         } else if q.coords.iter().all(|c| num_traits::Float::is_finite(*c)) {
             Rotation::identity()
         } else {
-            // A non-finite quaternion is kept as is: the queries must refuse it.
+            // A non-finite quaternion is kept as is (one with a NaN beside finite components
+            // normalises to NaN above): the queries must refuse it.
             Rotation::new_unchecked(q)
         };
         Isometry::from_parts(

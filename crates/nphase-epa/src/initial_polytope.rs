@@ -118,9 +118,10 @@ where
             // fuzzing: a 1.4e-4 gap against a 96-long segment came out as a depth of 1.2).
             let closest = closest - axis.into_inner() * closest.dot(&axis);
             let normal = nphase_math::normalize_robust(&-closest)
-                .filter(|_| closest.norm() > eps(size))
+                .filter(|_| nphase_math::norm_robust(&closest) > eps(size))
                 .or_else(|| {
-                    nphase_math::normalize_robust(&across).filter(|_| across.norm() > eps(size))
+                    nphase_math::normalize_robust(&across)
+                        .filter(|_| nphase_math::norm_robust(&across) > eps(size))
                 })
                 .unwrap_or(UnitVector::new_unchecked(u));
             return flat(&points, normal);

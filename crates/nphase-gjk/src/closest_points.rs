@@ -843,7 +843,7 @@ impl<T: Real> State<T> {
             [p, q, r] => {
                 let (e1, e2) = (q.w - p.w, r.w - p.w);
                 let n = e1.cross(&e2);
-                let n_norm = n.norm();
+                let n_norm = nphase_math::norm_robust(&n);
                 // Rounding error (in radians) of the triangle normal ~ ε·|e1||e2|/|n| and of
                 // v/|v| ~ ε·size/|v|. The normal is used when it is the more accurate one and
                 // agrees with v within v's own error: v then is the projection onto the

@@ -1,4 +1,4 @@
-//! Robust perpendiculars and orthonormal bases.
+//! Robust norms, normalisation, perpendiculars and orthonormal bases.
 //!
 //! [`orthonormal_basis`] is the branch-light construction of Duff, Burgess, Christensen, Hery,
 //! Kensler, Liani and Villemin, *Building an Orthonormal Basis, Revisited* (JCGT 6(1), 2017): it
@@ -93,8 +93,12 @@ pub fn normalize_robust<T: Real>(v: &Vector<T>) -> Option<UnitVector<T>> {
     if !(m > T::zero()) || !Float::is_finite(m) {
         return None;
     }
+    // (`amax` may pass over a NaN component: the rescaled vector shows it.)
     let scaled = v / m;
-    Some(UnitVector::new_normalize(scaled))
+    scaled
+        .iter()
+        .all(|x| Float::is_finite(*x))
+        .then(|| UnitVector::new_normalize(scaled))
 }
 
 #[cfg(test)]

@@ -414,3 +414,78 @@ fn capsules_with_tiny_cores_crossing_have_a_unit_normal() {
     check::<f32>(2.233_387_656_622_422_2e-23);
     check::<f64>(2.233_387_656_622_422_2e-160);
 }
+
+/// Regression (fuzz target `adapter`, against a full recomputation): two copies of one sliver
+/// hull (71.9 long, 0.98 high, its corner near the origin cut by three vertices 3.6e-5 apart) at
+/// one pose penetrate by the hull's least width, 0.42999 (an edge pair's axis). The separating-
+/// axis test took an edge pair sharing a near-flat corner, whose arcs crossed by rounding, and
+/// measured it between the edge lines: 3.6e-5 deep. A hot edge pair that would win is now
+/// confirmed with the shapes' supports along its axis, in the full test, the cached feature
+/// and the certificate's features; the pair kept across a tiny motion (the certificate's path)
+/// agrees with a full recomputation.
+#[test]
+fn identical_sliver_hulls_at_one_pose_penetrate_by_their_least_width() {
+    use nphase_pipeline::{Collider, NarrowPhase, NarrowPhaseConfig};
+    fn check<T: Real>() {
+        let p = |x: f64, y: f64, z: f64| Point::new(T::lit(x), T::lit(y), T::lit(z));
+        let hull = Shape::convex(&[
+            p(7.307_434, 0.976_898_2, 0.283_813_48),
+            p(0.0, 0.0, -3.608_093e-5),
+            p(0.0, -3.608_093e-5, 0.0),
+            p(0.0, 0.004_470_52, 5.095_52e-5),
+            p(0.004_470_52, 0.0, 0.496_521),
+            p(71.871_95, 0.0, -2.344_055_2),
+            p(-3.655_090_4e-5, 0.0, 0.0),
+        ])
+        .expect("a valid hull");
+        let least_width = 0.429_985;
+        let depth = |pose: &Isometry<T>| {
+            contact(&Isometry::identity(), &hull, pose, &hull, T::zero())
+                .expect("in range")
+                .expect("overlapping")
+                .dist
+                .as_f64()
+        };
+        let at_one_pose = depth(&Isometry::identity());
+        assert!(
+            (at_one_pose + least_width).abs() < 1e-4,
+            "depth {at_one_pose}"
+        );
+        // Kept across frames: B moves by 3.6e-5 a frame and turns by 3.6e-6 rad.
+        let step = Vector::new(T::zero(), T::lit(-3.608_093e-5), T::lit(-3.608_093e-5));
+        let turn = Rotation::from_scaled_axis(step * T::lit(0.1));
+        let mut narrow = NarrowPhase::new(NarrowPhaseConfig::default()).expect("valid");
+        let mut pose = Isometry::identity();
+        for frame in 0..4 {
+            let colliders = [
+                Collider {
+                    id: 0,
+                    shape: hull.clone(),
+                    pose: Isometry::identity(),
+                },
+                Collider {
+                    id: 1,
+                    shape: hull.clone(),
+                    pose,
+                },
+            ];
+            let manifolds = narrow.update(&colliders, &[(0, 1)]).expect("valid");
+            let kept = manifolds[0]
+                .points
+                .iter()
+                .map(|c| c.dist.as_f64())
+                .fold(f64::INFINITY, f64::min);
+            let full = depth(&pose);
+            assert!(
+                (kept - full).abs() < 1e-4,
+                "frame {frame}: kept {kept}, full {full}"
+            );
+            pose = Isometry::from_parts(
+                (pose.translation.vector + step).into(),
+                turn * pose.rotation,
+            );
+        }
+    }
+    check::<f32>();
+    check::<f64>();
+}

@@ -650,7 +650,7 @@ pub(crate) fn polytope_contact<T: Real>(
             _ => None,
         }
     });
-    let (outcome, winner) = test.run(seed, record, ws);
+    let (outcome, winner) = test.run(seed, record, false, ws);
     let penetrating = matches!(outcome, SatOutcome::Penetrating(..));
     if let (true, true, Some(slot), Some(best)) = (record, penetrating, certificate, &winner) {
         let cert = slot.get_or_insert_with(|| Box::new(SatCertificate::new()));
@@ -777,7 +777,9 @@ impl<'a, T: Real> Test<'a, T> {
         if !(len2 > parallel * scale2) {
             return None;
         }
-        let len = Float::sqrt(len2);
+        // `norm_robust`: √len2 where len2 is a normal float, bit for bit; edges ~1e-10 long
+        // in f32 make it subnormal, and the axis would not be unit.
+        let len = nphase_math::norm_robust(&p);
         let axis = if cb1 > T::zero() { p / len } else { -p / len };
         let thin = Float::sqrt(Float::sqrt(eps));
         let separation = if len2 < thin * thin * scale2 {
@@ -816,7 +818,26 @@ impl<'a, T: Real> Test<'a, T> {
         }
     }
 
-    /// A feature's axis now, if it is still a candidate (an edge pair whose arcs still cross).
+    /// `candidate` (an edge pair's axis) if the shapes' supports along its axis confirm its
+    /// separation within the tie. Its separation is measured between the two edge lines, which
+    /// is the shapes' separation along the axis only where the edges' arcs truly cross: the
+    /// crossing test's signs can come out crossed by rounding where a vertex's normal cone is
+    /// nearly a half-space (found by fuzzing the rapier adapter: two copies of one sliver hull
+    /// at one pose, edges sharing a vertex 3.6e-5 from a near-flat corner, measured −3.6e-5
+    /// apart along an axis whose true separation is −0.98; the pair came out 3.6e-5 deep
+    /// instead of 0.43). A false crossing is dropped: the largest separation over all axes is
+    /// attained at a face or at a true crossing. The support queries leave the climbing hints
+    /// as they were.
+    fn confirmed(&self, candidate: Best<T>) -> Option<Best<T>> {
+        let hints = self.hints.get();
+        let axis = candidate.axis;
+        let measured = axis.dot(&(self.support_b(&-axis) - self.support_a(&axis)));
+        self.hints.set(hints);
+        (measured >= candidate.separation - self.tie).then_some(candidate)
+    }
+
+    /// A feature's axis now, if it is still a candidate (an edge pair whose arcs still cross,
+    /// [`Test::confirmed`]).
     fn evaluate(&self, feature: SatFeature) -> Option<Best<T>> {
         let (a, b) = (&self.input.a, &self.input.b);
         match feature {
@@ -831,6 +852,7 @@ impl<'a, T: Real> Test<'a, T> {
             {
                 let (i, j) = (i as usize, j as usize);
                 self.edge_axis(i, &a.edge(i), j, &self.edge_b(j))
+                    .and_then(|c| self.confirmed(c))
             }
             _ => None,
         }
@@ -845,6 +867,7 @@ impl<'a, T: Real> Test<'a, T> {
         &self,
         seed: Option<Best<T>>,
         record: bool,
+        confirm_every_edge: bool,
         ws: &mut SatWorkspace<T>,
     ) -> (SatOutcome<T>, Option<Best<T>>) {
         let (a, b, limit) = (&self.input.a, &self.input.b, self.input.limit);
@@ -1009,11 +1032,21 @@ impl<'a, T: Real> Test<'a, T> {
                     if let Some(candidate) = self.edge_axis(i, &ea, *j, eb)
                         && candidate.separation > floor
                         && edge.is_none_or(|e| candidate.beats(&e))
+                        && (!confirm_every_edge || self.confirmed(candidate).is_some())
                     {
                         edge = Some(candidate);
                     }
                 }
             }
+        }
+        // A winning edge pair is confirmed ([`Test::confirmed`]; the seed already was, by
+        // [`Test::evaluate`]); if it was a false crossing, the test runs again confirming every
+        // edge pair that would win (rare: the common case pays two support queries at most).
+        let unconfirmed = |e: &Best<T>| {
+            seed.is_none_or(|s| s.feature != e.feature) && self.confirmed(*e).is_none()
+        };
+        if !confirm_every_edge && edge.as_ref().is_some_and(unconfirmed) {
+            return self.run(seed, record, true, ws);
         }
         let best = edge.unwrap_or(current);
         let outcome = if best.separation > limit {

@@ -411,6 +411,11 @@ impl<T: Real> Test<'_, T> {
                 }
             }
         }
+        // A winning edge pair whose arcs crossed by rounding ([`Test::confirmed`]) is no
+        // certificate: the full test decides.
+        if edge.is_some_and(|e| self.confirmed(e).is_none()) {
+            return None;
+        }
         let best = edge.unwrap_or(current);
         let rest = cert.separation - cert.margin + delta;
         let certified = best.separation <= T::zero() && best.separation > rest + tie;
