@@ -22,8 +22,10 @@
 //! So `max` of `s` over these axes is the exact signed distance when the cores overlap (≤ 0).
 //! When they are apart, the best axis is only a lower bound (the closest features may be two
 //! vertices, or a vertex and an edge): it proves "apart" when it exceeds the prediction, and
-//! otherwise GJK measures the distance ([`SatOutcome::Separated`]). Every axis is a lower
-//! bound, so an axis tested in excess never makes the answer wrong.
+//! otherwise GJK measures the distance ([`SatOutcome::Separated`]). Every axis measured by
+//! the shapes' supports is a lower bound, so such an axis tested in excess never makes the
+//! answer wrong; an edge pair's is measured between its edge lines, right only where the arcs
+//! truly cross (numerical notes).
 //!
 //! **Gauss-map pruning.** With arcs `a₁a₂` (A's edge, plane normal `e_A`, oriented so that
 //! `e_A × a₁` enters the arc) and `b₁b₂` (B's negated normals, plane normal `e_B`), the arcs
@@ -81,6 +83,12 @@
 //!   the thin Minkowski face, `~ε·length`), elsewhere from the edges' points. Exactly parallel
 //!   edges (`|e_A × e_B| ≤ 16 ε |e_A||e_B|`) are skipped: their crossing is a segment of the
 //!   common great circle whose ends are face normals, already tested (up to `~32 ε·length`).
+//! * False crossings: the arcs' sign tests can come out crossed by rounding where a vertex's
+//!   normal cone is nearly a half-space, and the edge lines then overstate the separation
+//!   (by the whole shape, [`Test::confirmed`]). A winning edge pair is confirmed by the
+//!   shapes' supports along its axis, within the tie plus the axis error's reach,
+//!   `8 ε^¾ (size_A + size_B + |t|)`; the largest separation is attained at a face or a true
+//!   crossing, so a false one is dropped.
 //! * Ties: an edge axis replaces a face axis only when better by more than
 //!   `T::TOLERANCES.accuracy` of the pair's size (and a face of B a face of A only when
 //!   strictly better), so rounding cannot make the normal flicker between equally deep axes.
@@ -650,7 +658,7 @@ pub(crate) fn polytope_contact<T: Real>(
             _ => None,
         }
     });
-    let (outcome, winner) = test.run(seed, record, false, ws);
+    let (outcome, winner) = test.run(seed, record, Confirm::Winner, ws);
     let penetrating = matches!(outcome, SatOutcome::Penetrating(..));
     if let (true, true, Some(slot), Some(best)) = (record, penetrating, certificate, &winner) {
         let cert = slot.get_or_insert_with(|| Box::new(SatCertificate::new()));
@@ -663,6 +671,15 @@ pub(crate) fn polytope_contact<T: Real>(
         penetrating,
     };
     (outcome, hit, false)
+}
+
+/// Which edge pairs [`Test::run`] confirms by the shapes' supports ([`Test::confirmed`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Confirm {
+    /// The winner only (the first pass).
+    Winner,
+    /// Every pair that would take the lead (the pass after a false winner).
+    Every,
 }
 
 impl<T: Real> Best<T> {
@@ -819,21 +836,22 @@ impl<'a, T: Real> Test<'a, T> {
     }
 
     /// `candidate` (an edge pair's axis) if the shapes' supports along its axis confirm its
-    /// separation within the tie. Its separation is measured between the two edge lines, which
-    /// is the shapes' separation along the axis only where the edges' arcs truly cross: the
-    /// crossing test's signs can come out crossed by rounding where a vertex's normal cone is
-    /// nearly a half-space (found by fuzzing the rapier adapter: two copies of one sliver hull
-    /// at one pose, edges sharing a vertex 3.6e-5 from a near-flat corner, measured −3.6e-5
-    /// apart along an axis whose true separation is −0.98; the pair came out 3.6e-5 deep
-    /// instead of 0.43). A false crossing is dropped: the largest separation over all axes is
-    /// attained at a face or at a true crossing. The support queries leave the climbing hints
-    /// as they were.
+    /// separation, measured between the two edge lines (right only where the arcs truly cross:
+    /// module doc, numerical notes). On a true crossing the two differ by the axis error
+    /// (`≤ 8 ε/sin α`, `sin α ≥ ε^¼` where the lines measure) times the reach of the support
+    /// vertices, at most the shapes' sizes and offset; a false crossing's lines are off by the
+    /// shapes' extent. The support queries leave the climbing hints as they were.
     fn confirmed(&self, candidate: Best<T>) -> Option<Best<T>> {
         let hints = self.hints.get();
         let axis = candidate.axis;
         let measured = axis.dot(&(self.support_b(&-axis) - self.support_a(&axis)));
         self.hints.set(hints);
-        (measured >= candidate.separation - self.tie).then_some(candidate)
+        let eps = T::TOLERANCES.epsilon;
+        let axis_error = T::lit(8.0) * eps / Float::sqrt(Float::sqrt(eps));
+        let [a, b] = self.input.sizes;
+        let reach = a + b + self.input.pos12.translation.vector.norm();
+        let slack = self.tie + axis_error * reach;
+        (measured >= candidate.separation - slack).then_some(candidate)
     }
 
     /// A feature's axis now, if it is still a candidate (an edge pair whose arcs still cross,
@@ -862,14 +880,16 @@ impl<'a, T: Real> Test<'a, T> {
     /// bounds: the winner does not depend on it, see [`Best::beats`]); returns the outcome and
     /// the winning axis. With `record`, every face's exact separation where it was evaluated
     /// (its bound elsewhere) is left in `ws.values_*`, and the bounds' points in `ws`, for a
-    /// certificate ([`certificate`]).
+    /// certificate ([`certificate`]). An edge-pair seed must come from [`Test::evaluate`]
+    /// (confirmed there); `confirm` says which edge pairs are confirmed ([`Confirm`]).
     fn run(
         &self,
         seed: Option<Best<T>>,
         record: bool,
-        confirm_every_edge: bool,
+        confirm: Confirm,
         ws: &mut SatWorkspace<T>,
     ) -> (SatOutcome<T>, Option<Best<T>>) {
+        let entry_hints = self.hints.get();
         let (a, b, limit) = (&self.input.a, &self.input.b, self.input.limit);
         if let Some(s) = seed.filter(|s| s.separation > limit) {
             return (
@@ -1032,7 +1052,7 @@ impl<'a, T: Real> Test<'a, T> {
                     if let Some(candidate) = self.edge_axis(i, &ea, *j, eb)
                         && candidate.separation > floor
                         && edge.is_none_or(|e| candidate.beats(&e))
-                        && (!confirm_every_edge || self.confirmed(candidate).is_some())
+                        && (confirm == Confirm::Winner || self.confirmed(candidate).is_some())
                     {
                         edge = Some(candidate);
                     }
@@ -1040,13 +1060,15 @@ impl<'a, T: Real> Test<'a, T> {
             }
         }
         // A winning edge pair is confirmed ([`Test::confirmed`]; the seed already was, by
-        // [`Test::evaluate`]); if it was a false crossing, the test runs again confirming every
-        // edge pair that would win (rare: the common case pays two support queries at most).
+        // [`Test::evaluate`]); if it was a false crossing, the test runs again, from the same
+        // hints, confirming every edge pair that would win (rare: the common case pays two
+        // support queries at most).
         let unconfirmed = |e: &Best<T>| {
             seed.is_none_or(|s| s.feature != e.feature) && self.confirmed(*e).is_none()
         };
-        if !confirm_every_edge && edge.as_ref().is_some_and(unconfirmed) {
-            return self.run(seed, record, true, ws);
+        if confirm == Confirm::Winner && edge.as_ref().is_some_and(unconfirmed) {
+            self.hints.set(entry_hints);
+            return self.run(seed, record, Confirm::Every, ws);
         }
         let best = edge.unwrap_or(current);
         let outcome = if best.separation > limit {

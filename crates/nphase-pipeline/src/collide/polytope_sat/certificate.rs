@@ -390,8 +390,9 @@ impl<T: Real> Test<'_, T> {
         });
         let current = face_b.unwrap_or(face_a);
         let floor = current.separation + tie;
-        // Each edge once (B's in A's frame), then the pairs.
-        let mut edge: Option<Best<T>> = None;
+        // Each edge once (B's in A's frame), then the pairs: the winner confirmed by the
+        // shapes' supports ([`Test::confirmed`]); after a false one (its arcs crossed by
+        // rounding), every pair that would take the lead.
         if !cert.edge_pairs.is_empty() {
             ws.edges_b.clear();
             ws.edges_b.extend(
@@ -400,21 +401,26 @@ impl<T: Real> Test<'_, T> {
                     .zip(&cert.geometry_b)
                     .map(|(&j, e)| (usize::from(j), self.in_a_frame(e))),
             );
+        }
+        let best_edge = |confirm_every: bool| {
+            let mut edge: Option<Best<T>> = None;
             for &(k, m) in &cert.edge_pairs {
                 let (k, m) = (usize::from(k), usize::from(m));
                 let (i, ea) = (usize::from(cert.edges_a[k]), &cert.geometry_a[k]);
                 let (j, eb) = &ws.edges_b[m];
                 if let Some(c) = self.edge_axis(i, ea, *j, eb)
                     && c.separation > floor
+                    && edge.is_none_or(|e| c.beats(&e))
+                    && (!confirm_every || self.confirmed(c).is_some())
                 {
-                    edge = beat(c, edge);
+                    edge = Some(c);
                 }
             }
-        }
-        // A winning edge pair whose arcs crossed by rounding ([`Test::confirmed`]) is no
-        // certificate: the full test decides.
+            edge
+        };
+        let mut edge = best_edge(false);
         if edge.is_some_and(|e| self.confirmed(e).is_none()) {
-            return None;
+            edge = best_edge(true);
         }
         let best = edge.unwrap_or(current);
         let rest = cert.separation - cert.margin + delta;
