@@ -490,3 +490,70 @@ fn identical_sliver_hulls_at_one_pose_penetrate_by_their_least_width() {
     check::<f32>();
     check::<f64>();
 }
+
+/// Regression (fuzz target `adapter`, against a full recomputation): two point-like triangles
+/// (all three vertices at the origin) that coincide, then part along z. A pair that overlapped
+/// at its last query starts with the separating-axis test, whose axes (the triangles' face
+/// normals; their edges have no length) all see the points level: "touching" 1.6e-6 apart, for
+/// a prediction of 7.8e-7. Two lower-dimensional polytopes now start with GJK every frame.
+/// Also held: a flat box (a rectangle) and a triangle in its plane sliding apart in it (the
+/// test's flat arcs already showed those apart; kept as a guard of the same rule).
+#[test]
+fn lower_dimensional_polytopes_that_touched_can_part() {
+    use nphase_pipeline::{Collider, NarrowPhase, NarrowPhaseConfig};
+    use nphase_shapes::{Cuboid, Triangle};
+    fn check<T: Real>(a: Shape<T>, b: Shape<T>, step: Vector<T>) {
+        let config = NarrowPhaseConfig {
+            prediction: T::lit(1e-6),
+            ..NarrowPhaseConfig::default()
+        };
+        let mut narrow = NarrowPhase::new(config).expect("valid");
+        let mut pose = Isometry::<T>::identity();
+        for frame in 0..4 {
+            let colliders = [
+                Collider {
+                    id: 0,
+                    shape: a.clone(),
+                    pose: Isometry::identity(),
+                },
+                Collider {
+                    id: 1,
+                    shape: b.clone(),
+                    pose,
+                },
+            ];
+            let points = narrow.update(&colliders, &[(0, 1)]).expect("valid")[0]
+                .points
+                .len();
+            let apart = distance(&Isometry::identity(), &a, &pose, &b)
+                .expect("in range")
+                .as_f64();
+            assert_eq!(
+                points > 0,
+                apart <= 1e-6,
+                "frame {frame}: {points} points, {apart} apart"
+            );
+            pose.translation.vector += step;
+        }
+    }
+    fn both<T: Real>() {
+        let o = Point::origin();
+        let point = || Shape::Triangle(Triangle::new(o, o, o).expect("a point is a triangle"));
+        let z = Vector::new(T::zero(), T::zero(), T::lit(1e-3));
+        check::<T>(point(), point(), z);
+        let rectangle = Shape::Cuboid(
+            Cuboid::new(Vector::new(T::one(), T::one(), T::zero())).expect("a flat box"),
+        );
+        let p = |x: f64, y: f64| Point::new(T::lit(x), T::lit(y), T::zero());
+        let triangle = Shape::Triangle(
+            Triangle::new(p(0.5, 0.0), p(2.0, 0.0), p(1.0, 0.5)).expect("a triangle"),
+        );
+        check::<T>(
+            rectangle,
+            triangle,
+            Vector::new(T::lit(0.3), T::zero(), T::zero()),
+        );
+    }
+    both::<f32>();
+    both::<f64>();
+}

@@ -188,9 +188,15 @@ pub(crate) fn query_pair_witnessed<T: Real>(
     };
     // Polytopes: GJK first unless the pair overlapped last time (it measures a separated pair
     // outright; measured cheaper on cold pairs, see polytope_sat.rs), the separating-axis test
-    // when GJK finds the cores overlapping, or first for a pair that overlapped.
+    // when GJK finds the cores overlapping, or first for a pair that overlapped — except for
+    // two lower-dimensional polytopes (`Polytope::lower_dimensional`), which the test alone
+    // cannot show apart (found by fuzzing the rapier adapter: two point-like triangles that
+    // had coincided stayed "touching" 1.6e-6 apart).
     let mut gjk = None;
-    if !(sat.penetrating && sat.feature.is_some()) {
+    let sat_first = sat.penetrating
+        && sat.feature.is_some()
+        && !(a.lower_dimensional() && b.lower_dimensional());
+    if !sat_first {
         // (The simplex is not read: a stall on nearly touching features is settled by the
         // test too, not by EPA.)
         let out =

@@ -301,6 +301,17 @@ impl<'a, T: Real> Polytope<'a, T> {
         }
     }
 
+    /// Whether the polytope spans less than three dimensions: a triangle (or what is left of a
+    /// degenerate one), a polygon, a box with a zero half-extent. Two such can make a
+    /// Minkowski difference of no volume, whose separating directions in its own plane or line
+    /// are no face normal and no crossing of arcs: the test then cannot show them apart.
+    pub(crate) fn lower_dimensional(&self) -> bool {
+        match self {
+            Polytope::Cuboid(c) => c.half_extents().iter().any(|h| !(*h > T::zero())),
+            _ => self.flat(),
+        }
+    }
+
     /// Whether the edges' arcs are half circles (a triangle, a polygon).
     fn flat(&self) -> bool {
         match self {
