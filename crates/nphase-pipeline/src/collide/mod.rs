@@ -190,8 +190,7 @@ pub(crate) fn query_pair_witnessed<T: Real>(
     // outright; measured cheaper on cold pairs, see polytope_sat.rs), the separating-axis test
     // when GJK finds the cores overlapping, or first for a pair that overlapped — except for
     // two lower-dimensional polytopes (`Polytope::lower_dimensional`), which the test alone
-    // cannot show apart (found by fuzzing the rapier adapter: two point-like triangles that
-    // had coincided stayed "touching" 1.6e-6 apart).
+    // may not show apart.
     let mut gjk = None;
     let sat_first = sat.penetrating
         && sat.feature.is_some()

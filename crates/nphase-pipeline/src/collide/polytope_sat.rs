@@ -85,10 +85,10 @@
 //!   common great circle whose ends are face normals, already tested (up to `~32 ε·length`).
 //! * False crossings: the arcs' sign tests can come out crossed by rounding where a vertex's
 //!   normal cone is nearly a half-space, and the edge lines then overstate the separation
-//!   (by the whole shape, [`Test::confirmed`]). A winning edge pair is confirmed by the
-//!   shapes' supports along its axis, within the tie plus the axis error's reach,
-//!   `8 ε^¾ (size_A + size_B + |t|)`; the largest separation is attained at a face or a true
-//!   crossing, so a false one is dropped.
+//!   (by up to the shapes' extent, [`Test::confirmed`]). A winning edge pair is confirmed by
+//!   the shapes' supports along its axis, within the tie plus the axis error's reach,
+//!   `8 ε^¾ (4 (size_A + size_B) + |t|)`; the largest separation is attained at a face or a
+//!   true crossing, so one that overstates by more is dropped.
 //! * Ties: an edge axis replaces a face axis only when better by more than
 //!   `T::TOLERANCES.accuracy` of the pair's size (and a face of B a face of A only when
 //!   strictly better), so rounding cannot make the normal flicker between equally deep axes.
@@ -141,8 +141,9 @@ pub enum SatFeature {
 pub struct SatCache {
     /// Last frame's best feature.
     pub feature: Option<SatFeature>,
-    /// Whether the cores overlapped then (the test goes first this frame; otherwise GJK does,
-    /// which measures a separated pair's distance outright).
+    /// Whether the cores overlapped then (the test goes first this frame, unless both shapes
+    /// are lower-dimensional; otherwise GJK does, which measures a separated pair's distance
+    /// outright).
     pub penetrating: bool,
 }
 
@@ -302,12 +303,17 @@ impl<'a, T: Real> Polytope<'a, T> {
     }
 
     /// Whether the polytope spans less than three dimensions: a triangle (or what is left of a
-    /// degenerate one), a polygon, a box with a zero half-extent. Two such can make a
-    /// Minkowski difference of no volume, whose separating directions in its own plane or line
-    /// are no face normal and no crossing of arcs: the test then cannot show them apart.
+    /// degenerate one), a polygon, a box with a half-extent within `T::TOLERANCES.degenerate`
+    /// of its largest (its edges along it cross nothing). Two such can make a Minkowski
+    /// difference of no volume, whose separating directions in its own plane or line are no
+    /// face normal and no crossing of arcs: the test may then not show them apart.
     pub(crate) fn lower_dimensional(&self) -> bool {
         match self {
-            Polytope::Cuboid(c) => c.half_extents().iter().any(|h| !(*h > T::zero())),
+            Polytope::Cuboid(c) => {
+                let h = c.half_extents();
+                let thin = T::TOLERANCES.degenerate * h.amax();
+                h.iter().any(|x| !(*x > thin))
+            }
             _ => self.flat(),
         }
     }
@@ -849,9 +855,12 @@ impl<'a, T: Real> Test<'a, T> {
     /// `candidate` (an edge pair's axis) if the shapes' supports along its axis confirm its
     /// separation, measured between the two edge lines (right only where the arcs truly cross:
     /// module doc, numerical notes). On a true crossing the two differ by the axis error
-    /// (`≤ 8 ε/sin α`, `sin α ≥ ε^¼` where the lines measure) times the reach of the support
-    /// vertices, at most the shapes' sizes and offset; a false crossing's lines are off by the
-    /// shapes' extent. The support queries leave the climbing hints as they were.
+    /// (`~8 ε/sin α`, `sin α ≥ ε^¼` where the lines measure) times the distances of the
+    /// support vertices from the edges, within each shape's diameter (`≤ 2√3` its size: the
+    /// slack takes `4 (size_A + size_B)`, and `|t|` for the coordinates' rounding). A false
+    /// crossing that overstates by more is dropped; one within the slack is kept, off by no
+    /// more than the line measurement's own error. The support queries leave the climbing hints
+    /// as they were.
     fn confirmed(&self, candidate: Best<T>) -> Option<Best<T>> {
         let hints = self.hints.get();
         let axis = candidate.axis;
@@ -860,7 +869,7 @@ impl<'a, T: Real> Test<'a, T> {
         let eps = T::TOLERANCES.epsilon;
         let axis_error = T::lit(8.0) * eps / Float::sqrt(Float::sqrt(eps));
         let [a, b] = self.input.sizes;
-        let reach = a + b + self.input.pos12.translation.vector.norm();
+        let reach = T::lit(4.0) * (a + b) + self.input.pos12.translation.vector.norm();
         let slack = self.tie + axis_error * reach;
         (measured >= candidate.separation - slack).then_some(candidate)
     }

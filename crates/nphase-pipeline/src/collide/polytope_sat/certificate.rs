@@ -61,7 +61,7 @@
 use nphase_math::{Isometry, Point, Real};
 use num_traits::Float;
 
-use super::{Best, Edge, Polytope, SatWorkspace, Test};
+use super::{Best, Confirm, Edge, Polytope, SatWorkspace, Test};
 
 /// The largest margin `κ`, as a fraction of the sum of the two cores' sizes (a pair's first
 /// certificate, and pairs that move fast).
@@ -402,7 +402,7 @@ impl<T: Real> Test<'_, T> {
                     .map(|(&j, e)| (usize::from(j), self.in_a_frame(e))),
             );
         }
-        let best_edge = |confirm_every: bool| {
+        let best_edge = |confirm: Confirm| {
             let mut edge: Option<Best<T>> = None;
             for &(k, m) in &cert.edge_pairs {
                 let (k, m) = (usize::from(k), usize::from(m));
@@ -411,16 +411,16 @@ impl<T: Real> Test<'_, T> {
                 if let Some(c) = self.edge_axis(i, ea, *j, eb)
                     && c.separation > floor
                     && edge.is_none_or(|e| c.beats(&e))
-                    && (!confirm_every || self.confirmed(c).is_some())
+                    && (confirm == Confirm::Winner || self.confirmed(c).is_some())
                 {
                     edge = Some(c);
                 }
             }
             edge
         };
-        let mut edge = best_edge(false);
+        let mut edge = best_edge(Confirm::Winner);
         if edge.is_some_and(|e| self.confirmed(e).is_none()) {
-            edge = best_edge(true);
+            edge = best_edge(Confirm::Every);
         }
         let best = edge.unwrap_or(current);
         let rest = cert.separation - cert.margin + delta;
