@@ -10,10 +10,12 @@
 //! (311 more) was generated later still, by a fresh-seed campaign that found a needle
 //! triangle's witness pair 0.3 off in f32 (`polytope_sat.rs`, the edge pair's witnesses). The
 //! disparity sets (`oracle gen --set disparity --seed 3|5`, `--seed 8 --pairs 500` generated
-//! after the library was tuned on the first two, and `--seed 31|41` from the fresh-seed
-//! campaign, with two of the witnesses it found off their shapes) put a small shape (0.02–1) on a
-//! large one (20–2000), separated, shallow or sunk. Each expected record carries the oracle's
-//! certified signed distance, normal, witness points, `scale`, `small_scale` and `oracle_err`.
+//! after the library was tuned on the first two, and `--seed 31|32|41` from the fresh-seed
+//! campaign, with three of the witnesses it found off their shapes — in `disparity_s32` pair
+//! 387 a cylinder's rim 6.2e-6 from a 600-unit hull's edge, `rim_edge.rs`) put a small shape
+//! (0.02–1) on a large one (20–2000), separated, shallow or sunk. Each expected record carries
+//! the oracle's certified signed distance, normal, witness points, `scale`, `small_scale` and
+//! `oracle_err`.
 //!
 //! Per pair, with `tol = tol_abs + tol_rel · scale + tol_small · small_scale + oracle_err`, the
 //! checks are those of `oracle check`:
@@ -25,7 +27,8 @@
 //! * `witness_gap`: |(p_b − p_a) − dist · n| ≤ tol;
 //! * `witness_plane`: each witness point lies on its shape's support plane along ±n;
 //! * `witness_inside`: no witness point lies outside its shape by more than tol (a certified
-//!   lower bound on that distance from a few support directions, `outside_by`);
+//!   lower bound on that distance from a few support directions and a hull's face planes,
+//!   `outside_by`);
 //! * `bounds`: the certified bounds bracket the truth, `lower_bound − tol ≤ truth ≤
 //!   upper_bound + tol`.
 //!
@@ -45,7 +48,7 @@ use nphase::pipeline::query::contact;
 use nphase_cli::scene::Scene;
 use nphase_math::nalgebra::convert_ref;
 use nphase_math::{Isometry, Point, Real, Vector};
-use nphase_shapes::SupportMap;
+use nphase_shapes::{Shape, SupportMap};
 use serde_json::Value;
 
 const SETS: [&str; 13] = [
@@ -64,11 +67,12 @@ const SETS: [&str; 13] = [
     "degenerate_s32",
 ];
 
-const DISPARITY_SETS: [&str; 5] = [
+const DISPARITY_SETS: [&str; 6] = [
     "disparity_s3",
     "disparity_s5",
     "disparity_s8",
     "disparity_s31",
+    "disparity_s32",
     "disparity_s41",
 ];
 
@@ -137,15 +141,24 @@ fn support(scene: &Scene<f64>, body: usize, dir: &Vector<f64>) -> f64 {
 /// A lower bound (certified up to f64 rounding) on how far `p` (world) lies outside a body's
 /// shape: the largest `u·p − h(u)` (`h` the support value) over the directions of a few steps
 /// of the iteration `u ← (p − support point along u)`, started at `dir` (the shape's outward
-/// contact normal). Every direction's value is a lower bound on the distance from `p` to the
-/// shape, so a value above the tolerance proves the witness off its shape; the iteration finds
-/// the direction from the shape's nearest feature (a vertex beside which the witness slid).
+/// contact normal), and for a hull its face planes. Every direction's value is a lower bound on
+/// the distance from `p` to the shape, so a value above the tolerance proves the witness off its
+/// shape; the iteration finds the direction from the shape's nearest feature (a vertex beside
+/// which the witness slid), the face planes a witness slid across a long edge (where the
+/// iteration turns along the edge: `disparity_s32` pair 387, 8.3e-8 outside a 540-unit edge).
 fn outside_by(scene: &Scene<f64>, body: usize, p: &Point<f64>, dir: &Vector<f64>) -> f64 {
     let b = &scene.bodies[body];
     let pose: Isometry<f64> = b.exact_pose;
     let shape = scene.shape_of(b);
-    let mut u = dir.normalize();
     let mut best = f64::NEG_INFINITY;
+    if let Shape::Convex(hull) = shape {
+        let local = pose.inverse_transform_point(p);
+        for k in 0..hull.face_count() {
+            let (normal, offset) = hull.face_plane(k);
+            best = best.max(normal.dot(&local.coords) - offset);
+        }
+    }
+    let mut u = dir.normalize();
     for _ in 0..16 {
         let s = shape.support_point(&pose, &u);
         best = best.max(u.dot(&(p - s)));

@@ -13,7 +13,10 @@
 //!    reported when it is within the prediction distance;
 //! 3. cores overlapping: EPA from GJK's simplex gives the depth, and a face normal of either
 //!    core replaces EPA's normal when it certifies a larger signed distance;
-//! 4. a query that did not converge still returns its best estimate with a [`ContactQuality`]
+//! 4. GJK stalled on cores apart: EPA settles the distance from GJK's simplex, and a
+//!    cylinder's or cone's rim facing a polytope's edge (a valley of normals) is solved as a
+//!    circle against a line (`rim_edge.rs`);
+//! 5. a query that did not converge still returns its best estimate with a [`ContactQuality`]
 //!    saying so — a pair is only reported apart when a certified lower bound says so (no silent
 //!    drop).
 
@@ -140,7 +143,7 @@ fn epa_options<T: Real>(input: &CoreInput<'_, T>) -> EpaOptions {
     }
 }
 
-/// [`convex_contact`] from GJK's answer (steps 2–4 of the module doc) and, for EPA, its final
+/// [`convex_contact`] from GJK's answer (steps 2–5 of the module doc) and, for EPA, its final
 /// simplex ([`closest_points_with_simplex`]; read only when the status is `Intersecting` or
 /// `Stalled`).
 pub(crate) fn contact_from_gjk<T: Real>(
@@ -215,7 +218,7 @@ pub(crate) fn contact_from_gjk<T: Real>(
                 }
                 _ => None,
             };
-            match from_epa {
+            let mut contact = match from_epa {
                 Some((p, quality)) => {
                     outcome.quality = quality;
                     let settled = {
@@ -266,7 +269,12 @@ pub(crate) fn contact_from_gjk<T: Real>(
                     outcome.quality = quality;
                     (estimate.lower_bound <= prediction).then(|| separated(&estimate, quality))
                 }
+            };
+            // A rim facing an edge is a valley GJK stalls in: its minimum in closed form.
+            if let Some(c) = &mut contact {
+                super::rim_edge::settle_rim_against_edge(input, c, feature);
             }
+            contact
         }
         GjkStatus::Intersecting => {
             outcome.epa_ran = true;

@@ -38,6 +38,7 @@ mod cuboid_sat;
 mod point_box;
 mod polytope_sat;
 mod revolution;
+mod rim_edge;
 
 pub(crate) use contact::Witnesses;
 pub use contact::{ContactQuality, LocalContact, PairOutcome, Reuse, SupportHints, WinningFace};
