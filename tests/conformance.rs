@@ -10,10 +10,12 @@
 //! (311 more) was generated later still, by a fresh-seed campaign that found a needle
 //! triangle's witness pair 0.3 off in f32 (`polytope_sat.rs`, the edge pair's witnesses). The
 //! disparity sets (`oracle gen --set disparity --seed 3|5`, `--seed 8 --pairs 500` generated
-//! after the library was tuned on the first two, and `--seed 31|32|41` from the fresh-seed
-//! campaign, with three of the witnesses it found off their shapes — in `disparity_s32` pair
-//! 387 a cylinder's rim 6.2e-6 from a 600-unit hull's edge, `rim_edge.rs`) put a small shape
-//! (0.02–1) on a large one (20–2000), separated, shallow or sunk. Each expected record carries
+//! after the library was tuned on the first two, and `--seed 31|32|41|71` from the fresh-seed
+//! campaigns, with the witnesses and normals they found off — in `disparity_s32` pair 387 a
+//! cylinder's rim 6.2e-6 from a 600-unit hull's edge, `rim_edge.rs`; in `disparity_s71` pairs
+//! 851 and 884 small shapes sunk into the side of cylinders of radius 286 and 703, whose f32
+//! normals were 3e-4 rad off, `cylinder_side.rs`) put a small shape (0.02–1) on a large one
+//! (20–2000), separated, shallow or sunk. Each expected record carries
 //! the oracle's certified signed distance, normal, witness points, `scale`, `small_scale` and
 //! `oracle_err`.
 //!
@@ -67,13 +69,14 @@ const SETS: [&str; 13] = [
     "degenerate_s32",
 ];
 
-const DISPARITY_SETS: [&str; 6] = [
+const DISPARITY_SETS: [&str; 7] = [
     "disparity_s3",
     "disparity_s5",
     "disparity_s8",
     "disparity_s31",
     "disparity_s32",
     "disparity_s41",
+    "disparity_s71",
 ];
 
 /// The tolerance of a family of sets in one precision (see the module doc).

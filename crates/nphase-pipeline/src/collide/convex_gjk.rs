@@ -12,7 +12,9 @@
 //! 2. cores apart: the signed distance is exact (rounded shapes included); a contact is
 //!    reported when it is within the prediction distance;
 //! 3. cores overlapping: EPA from GJK's simplex gives the depth, and a face normal of either
-//!    core replaces EPA's normal when it certifies a larger signed distance;
+//!    core — or, for a small core against a large cylinder's side, the azimuth of its deepest
+//!    point (`cylinder_side.rs`) — replaces EPA's normal when it certifies a larger signed
+//!    distance;
 //! 4. GJK stalled on cores apart: EPA settles the distance from GJK's simplex, and a
 //!    cylinder's or cone's rim facing a polytope's edge (a valley of normals) is solved as a
 //!    circle against a line (`rim_edge.rs`);
@@ -336,8 +338,9 @@ fn overlap_contact<T: Real>(
     contact
 }
 
-/// Replaces EPA's normal by a face normal of either core when that certifies a larger signed
-/// distance.
+/// Replaces EPA's normal by a face normal of either core, or by the normal of a small core in a
+/// large cylinder's side ([`side_normal`](super::cylinder_side::side_normal)), when that
+/// certifies a larger signed distance.
 ///
 /// EPA's normals are planes through points of the Minkowski difference, each computed with a
 /// rounding error of ~ε·size; on a sliver (a near-degenerate hull, a thin triangle) the plane
@@ -345,7 +348,8 @@ fn overlap_contact<T: Real>(
 /// gap far beyond the accuracy. The shapes' own face normals are exact. Every direction `c`
 /// gives a certified lower bound on the signed distance (the support gap along it), so a face
 /// normal whose gap exceeds the reported distance is strictly closer to the truth: the contact
-/// takes it, and B's witness is placed at A's along it.
+/// takes it, and B's witness is placed at A's along it (a cylinder side's normal: the small
+/// core's deepest point along it is its witness, the cylinder's the distance along it).
 ///
 /// Returns what it learnt of the supporting features for the manifold ([`SupportHints`],
 /// hull cores only): a vertex of each hull's support set along the reported normal's
@@ -396,15 +400,19 @@ fn snap_to_face_normal<T: Real>(
     let n2 = input.pos12.rotation.inverse_transform_vector(&-n);
     let (face2, id2) = face(1, input.shape2, &n2, &mut hints);
     let face2 = face2.map(|f| -(input.pos12.rotation * f.into_inner()));
+    // A large cylinder's side, where a small shape sunk into it: the azimuth of the deepest
+    // point (`cylinder_side.rs`).
+    let side = super::cylinder_side::side_normal(input, &n);
     let cos_flat = Float::cos(T::lit(nphase_shapes::FLAT_FEATURE_ANGLE));
-    // Only a face beside the normal: its plane is the contact's plane up to rounding.
-    let candidates = [face1, face2]
+    // Only a candidate beside the normal: its plane is the contact's plane up to rounding.
+    let candidates = [face1, face2, side.map(|s| s.normal)]
         .into_iter()
         .flatten()
         .filter(|c| c.dot(&n) > cos_flat);
     let mut best: Option<(Vector<T>, T)> = None;
     for c in candidates {
-        // The current normal's own certificate is computed once, and only when a face is near.
+        // The current normal's own certificate is computed once, and only when a candidate is
+        // near.
         let floor = match best {
             Some((_, b)) => b,
             None => gap(&n),
@@ -420,12 +428,27 @@ fn snap_to_face_normal<T: Real>(
         // The face that gave c supports its hull along c.
         if Some(c) == face1 {
             hints.faces[0] = id1;
-        } else {
+        } else if Some(c) == face2 {
             hints.faces[1] = id2;
         }
+        let from_side = side.filter(|s| s.normal == c);
         let c = UnitVector::new_normalize(c);
-        contact.point1 += (c.into_inner() - n) * input.radius1;
-        contact.point2 = contact.point1 + c.into_inner() * g;
+        let u = c.into_inner();
+        match from_side {
+            // The small shape's deepest point is its witness (`cylinder_side.rs`).
+            Some(s) if s.cylinder_is_a => {
+                contact.point2 = s.small_point - u * input.radius2;
+                contact.point1 = contact.point2 - u * g;
+            }
+            Some(s) => {
+                contact.point1 = s.small_point + u * input.radius1;
+                contact.point2 = contact.point1 + u * g;
+            }
+            None => {
+                contact.point1 += (u - n) * input.radius1;
+                contact.point2 = contact.point1 + u * g;
+            }
+        }
         contact.normal = c;
         contact.dist = g;
         // The gap along c is a certified lower bound; EPA's upper bound stays (rounding aside,
