@@ -360,16 +360,7 @@ fn snap_to_face_normal<T: Real>(
     contact: &mut LocalContact<T>,
     feature: &mut SupportFeature<T>,
 ) -> SupportHints {
-    // The support gap along c (A → B): D = A − B's support along c is the pair of A's top and
-    // B's bottom along c, so −(D's support)·c is how far B's bottom lies beyond A's top.
-    let gap = |c: &Vector<T>| {
-        let w = MinkowskiDifference::new(input.shape1, input.shape2, &input.pos12).support(
-            c,
-            VertexId::NONE,
-            VertexId::NONE,
-        );
-        -w.w.dot(c) - input.radius1 - input.radius2
-    };
+    let gap = |c: &Vector<T>| support_gap(input, c);
     let n = contact.normal.into_inner();
     let mut hints = SupportHints::default();
     let hulls = [input.shape1, input.shape2].map(|s| matches!(s, Core::Convex(_)));
@@ -457,6 +448,18 @@ fn snap_to_face_normal<T: Real>(
         contact.upper_bound = Float::max(contact.upper_bound, g);
     }
     hints
+}
+
+/// The support gap of the pair along `c` (A's frame, from A toward B; radii included): how far
+/// B's bottom lies beyond A's top along `c`, `−(A − B)'s support · c`. For a unit `c`, a
+/// certified lower bound on the signed distance (up to rounding).
+pub(super) fn support_gap<T: Real>(input: &CoreInput<'_, T>, c: &Vector<T>) -> T {
+    let w = MinkowskiDifference::new(input.shape1, input.shape2, &input.pos12).support(
+        c,
+        VertexId::NONE,
+        VertexId::NONE,
+    );
+    -w.w.dot(c) - input.radius1 - input.radius2
 }
 
 /// Makes the witness pair of a contact describe its normal and distance: each point on its

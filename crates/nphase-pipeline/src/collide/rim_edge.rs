@@ -42,13 +42,12 @@
 //! to hold the new distance: EPA's, on cores apart, is not certified (pair 387's was 8.7e-11
 //! below the oracle's distance, twice the rounding floor).
 
-use nphase_gjk::MinkowskiDifference;
 use nphase_math::{Isometry, Point, Real, UnitVector, Vector, norm_robust};
-use nphase_shapes::{Core, FeatureMap, SupportFeature, VertexId};
+use nphase_shapes::{Core, FeatureMap, SupportFeature};
 use num_traits::Float;
 
 use super::LocalContact;
-use super::convex_gjk::CoreInput;
+use super::convex_gjk::{CoreInput, support_gap};
 
 /// Newton's steps at most; they converge in two or three from the valley's floor.
 const MAX_STEPS: usize = 16;
@@ -131,9 +130,7 @@ pub(super) fn settle_rim_against_edge<T: Real>(
             input.pos12.rotation * -u,
         )
     };
-    let md = MinkowskiDifference::new(input.shape1, input.shape2, &input.pos12);
-    let support = md.support(&normal, VertexId::NONE, VertexId::NONE);
-    let lower = -support.w.dot(&normal) - input.radius1 - input.radius2;
+    let lower = support_gap(input, &normal);
     if !(lower >= dist - tolerance) {
         return;
     }
