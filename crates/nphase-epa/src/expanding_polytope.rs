@@ -30,11 +30,13 @@
 //!   convex, an answer whose witness gap exceeds the exit's tolerance is not converged.
 //! * **Visibility**: a face is replaced when the new point lies more than ε·size above its
 //!   plane, so rounding cannot carve a non-convex dent.
-//! * Every failure (iteration cap, a horizon that is not a simple loop, an empty heap) returns
-//!   the best estimate so far: the normal of the face with the smallest upper bound, its depth
-//!   kept within the certified bracket (the closest faces' distance, that upper bound) when
-//!   the polytope encloses the origin. At the cap, such a bracket within docs/accuracy.md's
-//!   promise is [`EpaStatus::Converged`], as at the local refinement's exit.
+//! * Every failure (iteration cap, a horizon that is not a simple loop, an empty heap, a
+//!   support point that coincides with a vertex of the face it should refine up to rounding)
+//!   returns the best estimate so far: the normal of the face with the smallest upper bound,
+//!   its depth kept within the certified bracket (the closest faces' distance, that upper
+//!   bound) when the polytope encloses the origin. At the cap or that rounding floor, such a
+//!   bracket within docs/accuracy.md's promise is [`EpaStatus::Converged`], as at the local
+//!   refinement's exit.
 //!
 //! The origin may lie a rounding error *outside* the start polytope (GJK's touching exit); the
 //! face distances are signed, so the result is then a depth of about −|v| (a tiny separation).
@@ -228,6 +230,23 @@ where
             };
             return EpaOutput { status, stats };
         }
+        // A support point within the visibility tolerance of one of the face's vertices, yet
+        // above its plane by more than the tolerance: the face's plane, through points of D
+        // whose rounding exceeds D's feature there (f32, a 6e-4 segment deep in a cone of
+        // size 1e4: D's two apex points coincide to 2 ulps), is off its own vertex. Fanning to
+        // the point would raise faces through two coincident points, whose normals are
+        // rounding — found by fuzzing: the polytope turned inside out, and a depth of 1 038
+        // came out −1 448. No expansion can refine the face, so EPA stops on its bracket.
+        let dent = T::TOLERANCES.epa_relative_gap * size;
+        if !on_face
+            && upper - face.distance > tolerance
+            && candidate
+                .vertices
+                .iter()
+                .any(|v| (v.w - w.w).norm_squared() <= dent * dent)
+        {
+            break EpaExit::RoundingFloor;
+        }
         if upper - face.distance <= tolerance || on_face {
             stats.exit = if on_face {
                 EpaExit::RepeatedVertex
@@ -255,10 +274,7 @@ where
         }
         // Visibility stays at the strict tolerance even for curved shapes: a wider epsilon
         // leaves dents in the polytope that slow EPA down instead of speeding it up.
-        if polytope
-            .expand(face_index, w, T::TOLERANCES.epa_relative_gap * size)
-            .is_err()
-        {
+        if polytope.expand(face_index, w, dent).is_err() {
             break EpaExit::BadHorizon;
         }
         stats.max_faces = stats.max_faces.max(polytope.faces.len() as u32);
@@ -309,8 +325,10 @@ where
     // closing the gap to the tighter tolerance of the loop).
     let promised = enclosed && estimate.gap <= promise(pair, size);
     let status = match failure {
-        EpaExit::IterationCap if promised => EpaStatus::Converged(estimate),
-        EpaExit::IterationCap => EpaStatus::IterationLimit(estimate),
+        EpaExit::IterationCap | EpaExit::RoundingFloor if promised => {
+            EpaStatus::Converged(estimate)
+        }
+        EpaExit::IterationCap | EpaExit::RoundingFloor => EpaStatus::IterationLimit(estimate),
         _ => EpaStatus::Degenerate(estimate),
     };
     EpaOutput { status, stats }
@@ -467,6 +485,11 @@ pub enum EpaExit {
     /// No global certificate within half the budget (a valley of minima); the face along the
     /// best normal was refined until its own gap closed.
     LocalRefinement,
+    /// The support point along the closest face's normal lies within the visibility
+    /// tolerance of one of the face's vertices but above its plane by more than the
+    /// convergence tolerance: the face's plane is rounding, and no expansion refines it. The
+    /// answer is the bracket's estimate, as at the iteration cap.
+    RoundingFloor,
     /// A horizon was not a simple loop.
     BadHorizon,
     /// No face was left in the heap.

@@ -389,6 +389,63 @@ fn random_polytopes<T: Real>() {
     assert!(checked > 300, "only {checked} overlapping pairs");
 }
 
+/// f32, a segment 6.4e-4 long (a box of half-extents (3.2e-4, 0, 0)) 1 038 deep in a cone of
+/// size 1e4 (found by fuzzing): the support point along the closest face's normal is the apex
+/// less the segment's other end, 2 ulps from the face's vertex at the apex, yet 0.04 above the
+/// face's plane (the plane's rounding). Fanning to it turned the polytope inside out (a
+/// "converged" depth of −1 448). EPA stops there on its bracket, which holds f64's depth.
+#[test]
+fn a_support_point_on_a_vertex_within_rounding_stops_on_the_bracket() {
+    fn run<T: Real>() -> EpaOutput<T> {
+        let f = |bits: u32| T::lit(f64::from(f32::from_bits(bits)));
+        let q = Quaternion::new(
+            f(0xbcee_da3d),
+            f(0xbd89_dd90),
+            f(0xbeed_3c86),
+            f(0xbf62_14f7),
+        );
+        let pos12 = Isometry::from_parts(
+            Translation3::new(f(0x440b_53f9), T::zero(), T::zero()),
+            UnitQuaternion::new_unchecked(q),
+        );
+        let a = Cuboid::new(Vector::new(
+            T::lit(3.215_637_207_031_25e-4),
+            T::zero(),
+            T::zero(),
+        ))
+        .expect("in range");
+        let b = Cone::new(T::lit(9_934.387_207_031_25), T::lit(3_215.637_207_031_25))
+            .expect("in range");
+        let options = EpaOptions {
+            curved: true,
+            ..EpaOptions::default()
+        };
+        // The shapes' sizes as the pipeline passes them: the tolerances follow the segment.
+        let input = GjkInput {
+            shape_sizes: [
+                T::lit(3.215_637_207_031_25e-4),
+                T::lit(9_934.387_207_031_25),
+            ],
+            ..GjkInput::new(&a, &b, pos12)
+        };
+        epa(&input, &options, &mut EpaWorkspace::new())
+    }
+    let exact = run::<f64>();
+    let EpaStatus::Converged(truth) = exact.status else {
+        panic!("f64 {exact:?}");
+    };
+    let out = run::<f32>();
+    assert_eq!(out.stats.exit, EpaExit::RoundingFloor, "{out:?}");
+    let p = out.status.penetration();
+    let (depth, gap) = (f64::from(p.depth), f64::from(p.gap));
+    assert!(gap < 0.1, "{out:?}");
+    // The depth lies in its bracket (a rounding of the f32 numbers aside).
+    assert!(
+        (depth - truth.depth).abs() <= gap + 1e-6 * truth.depth,
+        "{out:?} vs {truth:?}"
+    );
+}
+
 #[test]
 fn random_polytopes_match_brute_force() {
     random_polytopes::<f64>();

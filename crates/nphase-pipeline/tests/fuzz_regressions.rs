@@ -524,6 +524,64 @@ fn lower_dimensional_polytopes_that_touched_can_part() {
     both::<f64>();
 }
 
+/// Regression (fuzz target `adapter`): a box of half-extents (3.2e-4, 0, 0) — a segment —
+/// 1 038 deep inside a cone of half-height 9 934 and radius 3 216, f32. EPA's closest face had
+/// a vertex at the cone's apex less one end of the segment; its support point was the apex less
+/// the other end, 6.4e-4 away (2 ulps of the coordinates), and above the face's plane by 0.04
+/// of plane rounding. Fanned to it, the polytope turned inside out: "converged" 1 448 *apart*,
+/// and the fallback's sampled axes made it 1 780 deep. EPA now stops on its bracket there.
+#[test]
+fn f32_segment_deep_in_a_large_cone_keeps_epas_bracket() {
+    use nphase_math::nalgebra::Translation3;
+    use nphase_pipeline::ContactQuality;
+    fn check<T: Real>() -> nphase_pipeline::query::Contact<T> {
+        let f = |bits: u32| T::lit(f64::from(f32::from_bits(bits)));
+        let a = Shape::Cuboid(
+            nphase_shapes::Cuboid::new(Vector::new(
+                T::lit(0.000_321_563_720_703_125),
+                T::zero(),
+                T::zero(),
+            ))
+            .expect("in range"),
+        );
+        let b = Shape::Cone(
+            Cone::new(T::lit(9_934.387_207_031_25), T::lit(3_215.637_207_031_25))
+                .expect("in range"),
+        );
+        let q = Quaternion::new(
+            f(0xbcee_da3d),
+            f(0xbd89_dd90),
+            f(0xbeed_3c86),
+            f(0xbf62_14f7),
+        );
+        let pose = Isometry::from_parts(
+            Translation3::new(f(0x440b_53f9), T::zero(), T::zero()),
+            Rotation::new_normalize(q),
+        );
+        contact(&Isometry::identity(), &a, &pose, &b, T::zero())
+            .expect("in range")
+            .expect("the segment is inside the cone")
+    }
+    // f64 converges (its bracket 1.1e-7 wide) to 1 038.014 92, the segment's depth below the
+    // cone's slant.
+    let exact = check::<f64>();
+    assert_eq!(exact.quality, ContactQuality::Converged, "f64 {exact:?}");
+    assert!(
+        (exact.dist.as_f64() + 1_038.014_92).abs() < 1e-5,
+        "f64 {exact:?}"
+    );
+    let c = check::<f32>();
+    assert_ne!(c.quality, ContactQuality::Fallback, "{c:?}");
+    let truth = exact.dist.as_f64();
+    let (low, high) = (c.lower_bound.as_f64(), c.upper_bound.as_f64());
+    let slack = 1e-6 * 1_038.0;
+    assert!(
+        low - slack <= truth && truth <= high + slack && high - low < 0.1,
+        "f32 {c:?}, truth {truth}"
+    );
+    assert!((c.dist.as_f64() - truth).abs() < 0.1, "f32 {c:?}");
+}
+
 /// Colliders 0 (`a`, at the origin) and 1 (`b`, at `pose`), for a narrow phase's one pair.
 fn a_and_b<T: Real>(
     a: &Shape<T>,
