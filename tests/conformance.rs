@@ -10,11 +10,14 @@
 //! (311 more) was generated later still, by a fresh-seed campaign that found a needle
 //! triangle's witness pair 0.3 off in f32 (`polytope_sat.rs`, the edge pair's witnesses). The
 //! disparity sets (`oracle gen --set disparity --seed 3|5`, `--seed 8 --pairs 500` generated
-//! after the library was tuned on the first two, and `--seed 31|32|41|71` from the fresh-seed
-//! campaigns, with the witnesses and normals they found off — in `disparity_s32` pair 387 a
-//! cylinder's rim 6.2e-6 from a 600-unit hull's edge, `rim_edge.rs`; in `disparity_s71` pairs
-//! 851 and 884 small shapes sunk into the side of cylinders of radius 286 and 703, whose f32
-//! normals were 3e-4 rad off, `cylinder_side.rs`) put a small shape (0.02–1) on a large one
+//! after the library was tuned on the first two, and `--seed 31|32|41|71|82` from the
+//! fresh-seed campaigns, with the witnesses and normals they found off — in `disparity_s32`
+//! pair 387 a cylinder's rim 6.2e-6 from a 600-unit hull's edge, `rim_edge.rs`; in
+//! `disparity_s71` pairs 851 and 884 small shapes sunk into the side of cylinders of radius 286
+//! and 703, whose f32 normals were 3e-4 rad off, `cylinder_side.rs`; in `disparity_s82` pair
+//! 888 a 7.5 cm cylinder's rim 3.4e-6 from a large cylinder's side, whose f32 witness on the
+//! small one lay 8.8e-5 above its cap, `align_stalled_witnesses` in `convex_gjk.rs`) put a
+//! small shape (0.02–1) on a large one
 //! (20–2000), separated, shallow or sunk. Each expected record carries
 //! the oracle's certified signed distance, normal, witness points, `scale`, `small_scale` and
 //! `oracle_err`.
@@ -69,7 +72,7 @@ const SETS: [&str; 13] = [
     "degenerate_s32",
 ];
 
-const DISPARITY_SETS: [&str; 7] = [
+const DISPARITY_SETS: [&str; 8] = [
     "disparity_s3",
     "disparity_s5",
     "disparity_s8",
@@ -77,6 +80,7 @@ const DISPARITY_SETS: [&str; 7] = [
     "disparity_s32",
     "disparity_s41",
     "disparity_s71",
+    "disparity_s82",
 ];
 
 /// The tolerance of a family of sets in one precision (see the module doc).
@@ -144,11 +148,14 @@ fn support(scene: &Scene<f64>, body: usize, dir: &Vector<f64>) -> f64 {
 /// A lower bound (certified up to f64 rounding) on how far `p` (world) lies outside a body's
 /// shape: the largest `u·p − h(u)` (`h` the support value) over the directions of a few steps
 /// of the iteration `u ← (p − support point along u)`, started at `dir` (the shape's outward
-/// contact normal), and for a hull its face planes. Every direction's value is a lower bound on
-/// the distance from `p` to the shape, so a value above the tolerance proves the witness off its
-/// shape; the iteration finds the direction from the shape's nearest feature (a vertex beside
-/// which the witness slid), the face planes a witness slid across a long edge (where the
-/// iteration turns along the edge: `disparity_s32` pair 387, 8.3e-8 outside a 540-unit edge).
+/// contact normal), the shape's six local axis directions, and for a hull its face planes.
+/// Every direction's value is a lower bound on the distance from `p` to the shape, so a value
+/// above the tolerance proves the witness off its shape; the iteration finds the direction from
+/// the shape's nearest feature (a vertex beside which the witness slid), the face planes a
+/// witness slid across a long edge (where the iteration turns along the edge: `disparity_s32`
+/// pair 387, 8.3e-8 outside a 540-unit edge), the axes a witness above a flat face far from the
+/// point where the normal touches (where the iteration turns across the face: `disparity_s82`
+/// pair 888, 8.8e-5 above a cylinder's cap).
 fn outside_by(scene: &Scene<f64>, body: usize, p: &Point<f64>, dir: &Vector<f64>) -> f64 {
     let b = &scene.bodies[body];
     let pose: Isometry<f64> = b.exact_pose;
@@ -159,6 +166,12 @@ fn outside_by(scene: &Scene<f64>, body: usize, p: &Point<f64>, dir: &Vector<f64>
         for k in 0..hull.face_count() {
             let (normal, offset) = hull.face_plane(k);
             best = best.max(normal.dot(&local.coords) - offset);
+        }
+    }
+    for i in 0..3 {
+        for sign in [-1.0, 1.0] {
+            let u = pose.rotation * Vector::ith(i, sign);
+            best = best.max(u.dot(&(p - shape.support_point(&pose, &u))));
         }
     }
     let mut u = dir.normalize();
