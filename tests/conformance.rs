@@ -10,17 +10,18 @@
 //! (311 more) was generated later still, by a fresh-seed campaign that found a needle
 //! triangle's witness pair 0.3 off in f32 (`polytope_sat.rs`, the edge pair's witnesses). The
 //! disparity sets (`oracle gen --set disparity --seed 3|5`, `--seed 8 --pairs 500` generated
-//! after the library was tuned on the first two, and `--seed 31|32|41|71|82` from the
+//! after the library was tuned on the first two, and `--seed 31|32|41|71|72|82` from the
 //! fresh-seed campaigns, with the witnesses and normals they found off — in `disparity_s32`
 //! pair 387 a cylinder's rim 6.2e-6 from a 600-unit hull's edge, `rim_edge.rs`; in
 //! `disparity_s71` pairs 851 and 884 small shapes sunk into the side of cylinders of radius 286
 //! and 703, whose f32 normals were 3e-4 rad off, `cylinder_side.rs`; in `disparity_s82` pair
 //! 888 a 7.5 cm cylinder's rim 3.4e-6 from a large cylinder's side, whose f32 witness on the
-//! small one lay 8.8e-5 above its cap, `align_stalled_witnesses` in `convex_gjk.rs`) put a
-//! small shape (0.02–1) on a large one
-//! (20–2000), separated, shallow or sunk. Each expected record carries
-//! the oracle's certified signed distance, normal, witness points, `scale`, `small_scale` and
-//! `oracle_err`.
+//! small one lay 8.8e-5 above its cap, `align_stalled_witnesses` in `convex_gjk.rs`; in
+//! `disparity_s72` pair 551 a 1 cm cone's witness 1.4e-4 off it, `face_witnesses` there, and
+//! pair 938 a round triangle's witness pair 1.4e-4 off `dist · n` beside a cylinder's side,
+//! `cylinder_side.rs`) put a small shape (0.02–1) on a large one (20–2000), separated,
+//! shallow or sunk. Each expected record carries the oracle's certified signed distance,
+//! normal, witness points, `scale`, `small_scale` and `oracle_err`.
 //!
 //! Per pair, with `tol = tol_abs + tol_rel · scale + tol_small · small_scale + oracle_err`, the
 //! checks are those of `oracle check`:
@@ -72,7 +73,7 @@ const SETS: [&str; 13] = [
     "degenerate_s32",
 ];
 
-const DISPARITY_SETS: [&str; 8] = [
+const DISPARITY_SETS: [&str; 9] = [
     "disparity_s3",
     "disparity_s5",
     "disparity_s8",
@@ -80,6 +81,7 @@ const DISPARITY_SETS: [&str; 8] = [
     "disparity_s32",
     "disparity_s41",
     "disparity_s71",
+    "disparity_s72",
     "disparity_s82",
 ];
 

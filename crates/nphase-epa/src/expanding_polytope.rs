@@ -230,13 +230,8 @@ where
             };
             return EpaOutput { status, stats };
         }
-        // A support point within the visibility tolerance of one of the face's vertices, yet
-        // above its plane by more than the tolerance: the face's plane, through points of D
-        // whose rounding exceeds D's feature there (f32, a 6e-4 segment deep in a cone of
-        // size 1e4: D's two apex points coincide to 2 ulps), is off its own vertex. Fanning to
-        // the point would raise faces through two coincident points, whose normals are
-        // rounding — found by fuzzing: the polytope turned inside out, and a depth of 1 038
-        // came out −1 448. No expansion can refine the face, so EPA stops on its bracket.
+        // The support point coincides with a face vertex up to rounding, yet the face's plane
+        // is off it: no expansion refines the face (`EpaExit::RoundingFloor`).
         let dent = T::TOLERANCES.epa_relative_gap * size;
         if !on_face
             && upper - face.distance > tolerance
@@ -487,8 +482,12 @@ pub enum EpaExit {
     LocalRefinement,
     /// The support point along the closest face's normal lies within the visibility
     /// tolerance of one of the face's vertices but above its plane by more than the
-    /// convergence tolerance: the face's plane is rounding, and no expansion refines it. The
-    /// answer is the bracket's estimate, as at the iteration cap.
+    /// convergence tolerance: the face's plane, through points of D whose rounding exceeds
+    /// D's feature there, is off its own vertex, and fanning to the point would raise faces
+    /// through two coincident points, whose normals are rounding (found by fuzzing, f32: a
+    /// 6e-4 segment deep in a cone of size 1e4, D's two apex points 2 ulps apart; the polytope
+    /// turned inside out and a depth of 1 038 came out −1 448). The answer is the bracket's
+    /// estimate, as at the iteration cap.
     RoundingFloor,
     /// A horizon was not a simple loop.
     BadHorizon,

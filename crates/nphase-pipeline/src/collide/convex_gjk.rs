@@ -10,25 +10,28 @@
 //!    [`SimplexCache`]; a warm start that ends on GJK's iteration cap gives way to a cold query
 //!    ([`warm_or_cold`]);
 //! 2. cores apart: the signed distance is exact (rounded shapes included); a contact is
-//!    reported when it is within the prediction distance;
+//!    reported when it is within the prediction distance (a small core beside a large
+//!    cylinder's side takes the side's normal where it certifies more, `cylinder_side.rs`);
 //! 3. cores overlapping: EPA from GJK's simplex gives the depth, and a face normal of either
 //!    core — or, for a small core against a large cylinder's side, the azimuth of its deepest
 //!    point (`cylinder_side.rs`) — replaces EPA's normal when it certifies a larger signed
 //!    distance;
-//! 4. GJK stalled on cores apart: EPA settles the distance from GJK's simplex, and a
-//!    cylinder's or cone's rim facing a polytope's edge (a valley of normals) is solved as a
-//!    circle against a line (`rim_edge.rs`);
+//! 4. GJK stalled on cores apart: EPA settles the distance from GJK's simplex (the witness
+//!    pair on the support planes aligned with its normal, [`align_stalled_witnesses`]) or,
+//!    failing that, a small core's side normal beside a large cylinder; a cylinder's or cone's
+//!    rim facing a polytope's edge (a valley of normals) is solved as a circle against a line
+//!    (`rim_edge.rs`);
 //! 5. a query that did not converge still returns its best estimate with a [`ContactQuality`]
 //!    saying so — a pair is only reported apart when a certified lower bound says so (no silent
 //!    drop).
 
 use nphase_epa::{EpaOptions, EpaStatus, EpaWorkspace, WarmPolytope};
 use nphase_gjk::{
-    GjkInput, GjkOutput, GjkStatus, MinkowskiDifference, Simplex, SimplexCache, closest_points,
-    closest_points_with_simplex,
+    GjkInput, GjkOutput, GjkStatus, MinkowskiDifference, Simplex, SimplexCache, SimplexVertex,
+    closest_points, closest_points_with_simplex,
 };
-use nphase_math::{Point, Real, UnitVector, Vector};
-use nphase_shapes::{Core, FeatureId, FeatureMap, SupportFeature, VertexId};
+use nphase_math::{Point, Real, SMALL_ON_LARGE_RATIO, UnitVector, Vector};
+use nphase_shapes::{Core, FeatureId, FeatureMap, SupportFeature, SupportMap, VertexId};
 use num_traits::Float;
 
 use super::{ContactQuality, LocalContact, PairOutcome, SupportHints};
@@ -176,7 +179,7 @@ pub(crate) fn contact_from_gjk<T: Real>(
         quality,
     };
     // GJK's certified lower bound, for a pair that ends without a contact.
-    let apart_bound = match &gjk.status {
+    let mut apart_bound = match &gjk.status {
         GjkStatus::BeyondMaxDist(axis) => axis.lower_bound,
         GjkStatus::Separated(c) | GjkStatus::IterationLimit(c) => c.lower_bound,
         GjkStatus::Stalled { estimate, .. } => estimate.lower_bound,
@@ -184,9 +187,15 @@ pub(crate) fn contact_from_gjk<T: Real>(
     };
     outcome.contact = match gjk.status {
         GjkStatus::BeyondMaxDist(_) => None,
-        GjkStatus::Separated(c) => {
-            (c.distance <= prediction).then(|| separated(&c, ContactQuality::Converged))
+        GjkStatus::Separated(c) if c.distance <= prediction => {
+            // A small core beside a large cylinder's side: the side's normal (f32), whose
+            // certified distance may prove the pair beyond the prediction after all.
+            let mut contact = separated(&c, ContactQuality::Converged);
+            super::cylinder_side::settle_separated(input, &mut contact);
+            apart_bound = Float::max(apart_bound, contact.lower_bound);
+            (contact.dist <= prediction).then_some(contact)
         }
+        GjkStatus::Separated(_) => None,
         GjkStatus::IterationLimit(c) => {
             outcome.quality = ContactQuality::IterationLimit;
             (c.lower_bound <= prediction).then(|| separated(&c, ContactQuality::IterationLimit))
@@ -241,15 +250,17 @@ pub(crate) fn contact_from_gjk<T: Real>(
                     // stalled it short of its much tighter internal gap (f32 on curved shapes
                     // far apart) — and then the estimate is a converged answer; otherwise it
                     // is a fallback.
+                    // A small core beside a large cylinder's side: the side's normal, whose
+                    // closed-form bounds may certify what GJK's could not (f32).
                     let large = Float::min(input.large_scale(), size + radius1 + radius2);
-                    let certified = gjk_width <= T::TOLERANCES.promise(small, large, size);
-                    let quality = if certified {
-                        ContactQuality::Converged
-                    } else {
-                        ContactQuality::Fallback
-                    };
-                    outcome.quality = quality;
-                    (estimate.lower_bound <= prediction).then(|| separated(&estimate, quality))
+                    let promise = T::TOLERANCES.promise(small, large, size);
+                    let mut c = separated(&estimate, ContactQuality::Fallback);
+                    super::cylinder_side::settle_separated(input, &mut c);
+                    if c.upper_bound - c.lower_bound <= promise {
+                        c.quality = ContactQuality::Converged;
+                    }
+                    outcome.quality = c.quality;
+                    (c.lower_bound <= prediction).then_some(c)
                 }
             };
             // A rim facing an edge is a valley GJK stalls in: its minimum in closed form.
@@ -298,7 +309,6 @@ fn align_stalled_witnesses<T: Real>(
     c: &mut LocalContact<T>,
 ) {
     let n = c.normal.into_inner();
-    let (radius1, radius2) = (input.radius1, input.radius2);
     let w = MinkowskiDifference::new(input.shape1, input.shape2, &input.pos12).support(
         &n,
         VertexId::NONE,
@@ -309,9 +319,7 @@ fn align_stalled_witnesses<T: Real>(
     let score = |p1: &Point<T>, p2: &Point<T>| {
         let m = mismatch(p1, p2);
         let across = (m - n * m.dot(&n)).norm() * Float::min(share1, T::one() - share1);
-        let plane1 = Float::abs((p1 - w.a).dot(&n) - radius1);
-        let plane2 = Float::abs((p2 - w.b).dot(&n) + radius2);
-        Float::max(across, Float::max(plane1, plane2))
+        Float::max(across, off_support_planes(input, &w, &n, (p1, p2)))
     };
     let (p1, p2) = if score(&estimate.point1, &estimate.point2) < score(&c.point1, &c.point2) {
         (estimate.point1, estimate.point2)
@@ -450,21 +458,18 @@ fn snap_to_face_normal<T: Real>(
             hints.faces[1] = id2;
         }
         let from_side = side.filter(|s| s.normal == c);
+        let owner_is_a = Some(c) == face1;
         let c = UnitVector::new_normalize(c);
         let u = c.into_inner();
         match from_side {
             // The small shape's deepest point is its witness (`cylinder_side.rs`).
-            Some(s) if s.cylinder_is_a => {
-                contact.point2 = s.small_point - u * input.radius2;
-                contact.point1 = contact.point2 - u * g;
-            }
             Some(s) => {
-                contact.point1 = s.small_point + u * input.radius1;
-                contact.point2 = contact.point1 + u * g;
+                (contact.point1, contact.point2) =
+                    s.witnesses(&u, g, (input.radius1, input.radius2));
             }
             None => {
-                contact.point1 += (u - n) * input.radius1;
-                contact.point2 = contact.point1 + u * g;
+                (contact.point1, contact.point2) =
+                    face_witnesses(input, contact, (&u, owner_is_a), g);
             }
         }
         contact.normal = c;
@@ -477,6 +482,73 @@ fn snap_to_face_normal<T: Real>(
     hints
 }
 
+/// The witness pair of a contact whose normal becomes the face normal `u` (unit, A's frame; A's
+/// face if `owner_is_a`, else B's) at the certified distance `g`: `g · u` apart, each on its
+/// shape.
+///
+/// EPA's witnesses are a face's barycentric points, off the shapes across the normal by the
+/// rounding of the larger shape's coordinates; a small shape's is off its shape by as much
+/// (f32, `disparity_s72` pair 551: a 1 cm cone 7e-4 into a rounded box of size 200, the cone's
+/// witness 1.4e-4 outside it). Where the face is the large shape's (a size ratio of
+/// [`SMALL_ON_LARGE_RATIO`] or more) and the small shape touches it at one point (a vertex,
+/// a rim: [`single_support_point`]), that point is the small shape's witness — exact — and the
+/// large shape's lies `g` along the normal from it. Otherwise (comparable sizes; the small
+/// shape's face, under which a curved large shape's touching point is not the small one's
+/// support point; or a small face or edge flat on the large one, whose support point may hang
+/// past the large face's edge) A's witness is kept, moved onto its surface along the normal,
+/// and B's placed `g` along it.
+fn face_witnesses<T: Real>(
+    input: &CoreInput<'_, T>,
+    contact: &LocalContact<T>,
+    (u, owner_is_a): (&Vector<T>, bool),
+    g: T,
+) -> (Point<T>, Point<T>) {
+    let [size1, size2] = input.shape_sizes;
+    let ratio = T::lit(SMALL_ON_LARGE_RATIO);
+    let touching =
+        |core: &Core<'_, T>, dir: &Vector<T>, size: T| single_support_point(core, dir, size);
+    if !owner_is_a
+        && size2 >= ratio * size1
+        && let Some(a) = touching(input.shape1, u, size1)
+    {
+        let point1 = a + u * input.radius1;
+        return (point1, point1 + u * g);
+    }
+    let down = input.pos12.rotation.inverse_transform_vector(&-u);
+    if owner_is_a
+        && size1 >= ratio * size2
+        && let Some(b) = touching(input.shape2, &down, size2)
+    {
+        let point2 = input.pos12 * b - u * input.radius2;
+        return (point2 - u * g, point2);
+    }
+    let n = contact.normal.into_inner();
+    let point1 = contact.point1 + (u - n) * input.radius1;
+    (point1, point1 + u * g)
+}
+
+/// The support point of `core` along `dir` (its frame) where its support set there is one
+/// point up to a hundredth of `size`: the support points along `dir` tilted by 1e-4 rad four
+/// ways stay that close (a vertex's stay put, a curved surface's move by its radius × 1e-4;
+/// a face's or an edge's jump across it). `None` for a face or an edge.
+fn single_support_point<T: Real>(core: &Core<'_, T>, dir: &Vector<T>, size: T) -> Option<Point<T>> {
+    let d = nphase_math::normalize_robust(dir)?.into_inner();
+    let p = core.local_support_point(&d);
+    let helper = if Float::abs(d.x) < T::lit(0.5) {
+        Vector::x()
+    } else {
+        Vector::y()
+    };
+    let t1 = nphase_math::normalize_robust(&d.cross(&helper))?.into_inner();
+    let t2 = d.cross(&t1);
+    let tilt = T::lit(1e-4);
+    let reach = T::lit(1e-2) * size;
+    [t1, -t1, t2, -t2]
+        .iter()
+        .all(|t| (core.local_support_point(&(d + t * tilt)) - p).norm() <= reach)
+        .then_some(p)
+}
+
 /// The support gap of the pair along `c` (A's frame, from A toward B; radii included): how far
 /// B's bottom lies beyond A's top along `c`, `−(A − B)'s support · c`. For a unit `c`, a
 /// certified lower bound on the signed distance (up to rounding).
@@ -487,6 +559,20 @@ pub(super) fn support_gap<T: Real>(input: &CoreInput<'_, T>, c: &Vector<T>) -> T
         VertexId::NONE,
     );
     -w.w.dot(c) - input.radius1 - input.radius2
+}
+
+/// How far a witness pair (A's frame) lies off the two support planes along the unit `n`: the
+/// larger of A's point's distance from A's plane and B's from B's, `w` being the pair's
+/// support point along `n` (its `a` and `b` the cores' supports, the radii added here).
+fn off_support_planes<T: Real>(
+    input: &CoreInput<'_, T>,
+    w: &SimplexVertex<T>,
+    n: &Vector<T>,
+    (p1, p2): (&Point<T>, &Point<T>),
+) -> T {
+    let plane1 = Float::abs((p1 - w.a).dot(n) - input.radius1);
+    let plane2 = Float::abs((p2 - w.b).dot(n) + input.radius2);
+    Float::max(plane1, plane2)
 }
 
 /// Makes the witness pair of a contact describe its normal and distance: each point on its
@@ -513,9 +599,7 @@ fn settle_witnesses<T: Real>(input: &CoreInput<'_, T>, contact: &mut LocalContac
     // points' distances from the two support planes.
     let error = |p1: &Point<T>, p2: &Point<T>| {
         let mismatch = ((p2 - p1) - n * contact.dist).norm();
-        let plane1 = Float::abs((p1 - w.a).dot(&n) - radius1);
-        let plane2 = Float::abs((p2 - w.b).dot(&n) + radius2);
-        Float::max(mismatch, Float::max(plane1, plane2))
+        Float::max(mismatch, off_support_planes(input, &w, &n, (p1, p2)))
     };
     let size = w.a.coords.norm() + w.b.coords.norm() + w.w.norm();
     let small = Float::min(input.small_scale(), size);
@@ -591,7 +675,7 @@ fn best_sampled_axis<T: Real>(input: &CoreInput<'_, T>, contact: &mut LocalConta
     if let Some(centres) = nphase_math::normalize_robust(&input.pos12.translation.vector) {
         candidates.push(centres.into_inner());
     }
-    let mut best: Option<(Vector<T>, T, nphase_gjk::SimplexVertex<T>)> = None;
+    let mut best: Option<(Vector<T>, T, SimplexVertex<T>)> = None;
     for axis in candidates {
         for c in [axis, -axis] {
             let (g, w) = gap(&c);
@@ -653,6 +737,101 @@ mod tests {
     use nphase_shapes::{Cylinder, Shape, SupportMap};
     use rand::{Rng, SeedableRng};
     use rand_pcg::Pcg64;
+
+    /// The oracle's `disparity_s72` pair 551, f32: a 1 cm cone sunk 7e-4 into a rounded box of
+    /// size 200 (placed as `nphase query` places it: `pos12` in f64, rounded to f32). GJK
+    /// stalls on the cores (26 apart), EPA settles the distance and the box's face normal
+    /// replaces EPA's; the cone's witness was EPA's barycentric point on the face carried
+    /// along the normal, 1.38e-4 off the cone (tolerance 1.01e-4). It is the cone's support
+    /// point now (`face_witnesses`): on the cone, within rounding.
+    #[test]
+    fn a_small_cone_sunk_into_a_large_face_keeps_its_witness_on_it_in_f32() {
+        use crate::query::distance;
+        use nphase_math::Real;
+        use nphase_math::nalgebra::{Quaternion, Translation3};
+        use nphase_shapes::{Ball, Cone, Cuboid};
+        fn shapes<T: Real>() -> [Shape<T>; 2] {
+            let l = |x: f64| T::lit(x);
+            let core = Cuboid::new(Vector::new(l(63.87336), l(95.122753), l(100.935717)));
+            let round_box = Shape::round(Shape::Cuboid(core.expect("valid")), l(26.446481));
+            let cone = Cone::new(l(0.004994), l(0.006956)).expect("valid");
+            [round_box.expect("valid"), Shape::Cone(cone)]
+        }
+        let pose_a = Isometry::from_parts(
+            Translation3::new(-1.414100385, 2.216611619, -1.765057489),
+            Rotation::from_scaled_axis(Vector::new(-1.856762007, 1.139560687, -2.011774772)),
+        );
+        let pose_b = Isometry::from_parts(
+            Translation3::new(-36.090678387, -129.817662412, -30.224607245),
+            Rotation::new_normalize(Quaternion::new(
+                0.006399658,
+                -0.364502345,
+                -0.037466881,
+                -0.930426417,
+            )),
+        );
+        let pos12 = pose_a.inv_mul(&pose_b);
+        let pos12_32: Isometry<f32> = convert_ref(&pos12);
+        let [round_box, cone] = shapes::<f32>();
+        let mut cache = SimplexCache::EMPTY;
+        let outcome = query_pair(
+            &round_box,
+            &cone,
+            &pos12_32,
+            f32::MAX,
+            &mut cache,
+            &mut PairWorkspace::new(),
+        );
+        assert!(outcome.gjk_stalled, "{outcome:?}");
+        let got = outcome.contact.expect("within the prediction");
+        // The oracle's distance, and the cone's witness's distance from the cone (f64).
+        assert!((f64::from(got.dist) + 7.177e-4).abs() < 1e-4, "{got:?}");
+        let [_, cone64] = shapes::<f64>();
+        let witness = Isometry::from_parts(got.point2.map(f64::from).into(), Rotation::identity());
+        let point = Shape::Ball(Ball::new(0.0).expect("valid"));
+        let pos12_64: Isometry<f64> = convert_ref(&pos12_32);
+        let off = distance(&witness, &point, &pos12_64, &cone64).expect("in range");
+        assert!(off < 1e-5, "the cone's witness {off:e} off it: {got:?}");
+        // The box's witness on the box, within the rounding of its coordinates (200 ε).
+        let [box64, _] = shapes::<f64>();
+        let on_box = Isometry::from_parts(got.point1.map(f64::from).into(), Rotation::identity());
+        let off = distance(&on_box, &point, &Isometry::identity(), &box64).expect("in range");
+        assert!(
+            off.abs() < 5e-5,
+            "the box's witness {off:e} off it: {got:?}"
+        );
+    }
+
+    /// The support set is one point along a direction for a vertex or a curved surface (a
+    /// box's corner, a cone's apex, a cylinder's rim, a ball's centre), and not for a face or an edge
+    /// (a box's face or edge, a cylinder's cap or side line): `face_witnesses` takes the small
+    /// shape's support point as its witness only for the first.
+    #[test]
+    fn a_single_support_point_is_told_from_a_face_or_an_edge() {
+        use nphase_shapes::{Cone, Core, Cuboid};
+        let cuboid = Core::Cuboid(Cuboid::new(Vector::new(1.0, 0.5, 0.25)).expect("valid"));
+        let cone = Core::Cone(Cone::new(1.0, 0.5).expect("valid"));
+        let cylinder = Core::Cylinder(Cylinder::new(1.0, 0.5).expect("valid"));
+        let v = Vector::new;
+        let cases: [(Core<'_, f64>, Vector<f64>, bool); 9] = [
+            (cuboid, v(0.3, 0.5, 0.8), true),
+            (cuboid, v(0.0, 1.0, 0.0), false),
+            (cuboid, v(0.0, 0.6, 0.8), false),
+            (cone, v(0.1, 1.0, 0.05), true),
+            (cone, v(0.0, -1.0, 0.0), false),
+            (cylinder, v(0.6, 0.8, 0.0), true),
+            (cylinder, v(0.0, 1.0, 0.0), false),
+            (cylinder, v(1.0, 0.0, 0.0), false),
+            (Core::Point, v(1.0, 2.0, 3.0), true),
+        ];
+        for (k, (core, dir, single)) in cases.into_iter().enumerate() {
+            let p = super::single_support_point(&core, &dir, 1.0);
+            assert_eq!(p.is_some(), single, "case {k}: {p:?}");
+            if let Some(p) = p {
+                assert_eq!(p, core.local_support_point(&dir.normalize()), "case {k}");
+            }
+        }
+    }
 
     /// How far `p` (the cylinder's frame) lies outside a cylinder of half-height `h`, radius `r`.
     fn outside_cylinder(p: &Point<f64>, h: f64, r: f64) -> f64 {

@@ -39,11 +39,12 @@
 //! lies the distance along the normal from it — at the normal's azimuth, within the side's
 //! height: on the side.
 
-use nphase_math::{Point, Real, SMALL_ON_LARGE_RATIO, Vector};
+use nphase_math::{Point, Real, SMALL_ON_LARGE_RATIO, UnitVector, Vector};
 use nphase_shapes::{Core, FLAT_FEATURE_ANGLE, SupportMap};
 use num_traits::Float;
 
-use super::convex_gjk::CoreInput;
+use super::LocalContact;
+use super::convex_gjk::{CoreInput, support_gap};
 
 /// Bisection steps at most: from the bracket (at most 1 rad wide) to a few ε in f32.
 const MAX_STEPS: usize = 32;
@@ -64,11 +65,71 @@ pub(super) struct Side<T: Real> {
     pub small_point: Point<T>,
     /// Whether the cylinder is A (the small core is B).
     pub cylinder_is_a: bool,
+    /// The signed distance of `small_point` from the cylinder core, in closed form (the point
+    /// is within the side's height): `ρ − R` in the cylinder's frame where it lies outside,
+    /// `max(ρ − R, |y| − h)` (minus the depth to the nearer of side and cap) where inside.
+    pub outside: T,
+}
+
+impl<T: Real> Side<T> {
+    /// The witness pair along the unit normal `u` (this side's) for the signed distance `g` and
+    /// the shapes' radii: the small core's deepest point, moved out by its radius, is the small
+    /// shape's witness, and the cylinder's lies `g` along `u` from it.
+    pub(super) fn witnesses(
+        &self,
+        u: &Vector<T>,
+        g: T,
+        (radius1, radius2): (T, T),
+    ) -> (Point<T>, Point<T>) {
+        if self.cylinder_is_a {
+            let point2 = self.small_point - u * radius2;
+            (point2 - u * g, point2)
+        } else {
+            let point1 = self.small_point + u * radius1;
+            (point1, point1 + u * g)
+        }
+    }
+}
+
+/// A contact given the side's normal and witnesses where that certifies a larger signed
+/// distance than its normal does: GJK's answer on cores apart, or its estimate where it stalled
+/// (`disparity_s72` pair 938, f32: a round triangle whose core is 0.015 from a cylinder of
+/// radius 142; GJK's normal, from coordinates rounded to `R ε`, was 1.7e-4 rad off and its
+/// witness pair 1.4e-4 off `dist · n`). Taken where the support gap along the side's normal
+/// (a lower bound on the signed distance) is at least that along the contact's, up to the
+/// promise; the small core's deepest point's signed distance from the cylinder core
+/// ([`Side::outside`], radii subtracted) is an upper bound: the contact's bounds narrow to
+/// them, and its distance is the lower one.
+pub(super) fn settle_separated<T: Real>(input: &CoreInput<'_, T>, contact: &mut LocalContact<T>) {
+    let n = contact.normal.into_inner();
+    let Some(side) = side_normal(input, &n) else {
+        return;
+    };
+    if !(side.normal.dot(&n) > Float::cos(T::lit(FLAT_FEATURE_ANGLE))) {
+        return;
+    }
+    // Both support gaps carry the rounding of the cylinder's coordinates (`R ε`, 3e-5 at
+    // R = 286 in f32); where they agree within docs/accuracy.md's promise both normals are
+    // right, and the side's witnesses are the consistent ones.
+    let size = input.large_scale() + input.pos12.translation.vector.norm();
+    let slack = T::TOLERANCES.promise(input.small_scale(), input.large_scale(), size);
+    let g = support_gap(input, &side.normal);
+    if !(g >= support_gap(input, &n) - slack) {
+        return;
+    }
+    let lower = Float::max(contact.lower_bound, g);
+    let upper = side.outside - input.radius1 - input.radius2;
+    let u = UnitVector::new_normalize(side.normal);
+    (contact.point1, contact.point2) = side.witnesses(&u, lower, (input.radius1, input.radius2));
+    contact.normal = u;
+    contact.dist = lower;
+    contact.lower_bound = lower;
+    contact.upper_bound = Float::max(Float::min(contact.upper_bound, upper), lower);
 }
 
 /// The side contact of a small core sunk into a large cylinder core's side (or apart from
-/// it), near EPA's normal `n` (unit, A's frame): see the module doc; `None` when the pair is
-/// not one or the maximiser is not bracketed.
+/// it), near EPA's or GJK's normal `n` (unit, A's frame): see the module doc; `None` when the
+/// pair is not one or the maximiser is not bracketed.
 pub(super) fn side_normal<T: Real>(input: &CoreInput<'_, T>, n: &Vector<T>) -> Option<Side<T>> {
     if !(T::TOLERANCES.promise_floor <= T::lit(ROUNDINGS) * T::epsilon()) {
         return None;
@@ -159,20 +220,27 @@ pub(super) fn side_normal<T: Real>(input: &CoreInput<'_, T>, n: &Vector<T>) -> O
     };
     let local = below.0 + (above.0 - below.0) * t;
     // Above a cap the side is not what touches (a rim is, or the cap): no side normal.
-    if !(Float::abs((pose * local).y) <= cylinder.half_height()) {
+    let in_cylinder = pose * local;
+    if !(Float::abs(in_cylinder.y) <= cylinder.half_height()) {
         return None;
     }
+    let outside = Float::max(
+        Float::hypot(in_cylinder.x, in_cylinder.z) - cylinder.radius(),
+        Float::abs(in_cylinder.y) - cylinder.half_height(),
+    );
     Some(if a_is_cylinder {
         Side {
             normal: r,
             small_point: input.pos12 * local,
             cylinder_is_a: true,
+            outside,
         }
     } else {
         Side {
             normal: input.pos12.rotation * -r,
             small_point: local,
             cylinder_is_a: false,
+            outside,
         }
     })
 }
@@ -341,6 +409,102 @@ mod tests {
             }
         }
         assert!(compared >= 380, "{compared} compared");
+    }
+
+    /// A rounded triangle (`corners`, `rounding`) and a cylinder (`h`, `radius`) in precision `T`.
+    fn rounded_triangle_and_cylinder<T: Real>(
+        corners: &[Point<f64>; 3],
+        rounding: f64,
+        h: f64,
+        radius: f64,
+    ) -> [Shape<T>; 2] {
+        let [a, b, c] = corners.map(|p| p.map(T::lit));
+        let core = nphase_shapes::Triangle::new(a, b, c).expect("valid");
+        let small = Shape::round(Shape::Triangle(core), T::lit(rounding)).expect("valid");
+        let cylinder = Cylinder::new(T::lit(h), T::lit(radius)).expect("valid");
+        [small, Shape::Cylinder(cylinder)]
+    }
+
+    /// Rounded triangles (cores of size 0.02–0.1, radii 0.3–0.6 of that) whose cores lie from
+    /// 0.2 of their size inside to 0.5 outside the side of a cylinder of radius 95–703 — mostly
+    /// GJK's answer on cores apart, the rounded shapes touching or sunk; one in four near a cap
+    /// — at random places and turns, in both orders: the f32 witness pair is `dist · n` apart,
+    /// its distance that of f64 and its certified bounds around f64's, within docs/accuracy.md's
+    /// small-on-large tolerance. The oracle's `disparity_s72` pair 938 found GJK's pair 1.4e-4
+    /// off `dist · n` (its coordinates rounded to `R ε`); the side's normal, witnesses and
+    /// closed-form upper bound (`settle_separated`) mend it, and certify stalled pairs GJK left
+    /// 2e-3 wide.
+    #[test]
+    fn rounded_triangles_whose_cores_are_apart_from_a_large_side_agree_in_f32() {
+        let mut rng = Pcg64::seed_from_u64(938);
+        let mut workspace64 = PairWorkspace::<f64>::new();
+        let mut workspace32 = PairWorkspace::<f32>::new();
+        for trial in 0..400 {
+            let swapped = trial % 2 == 1;
+            let size: f64 = rng.random_range(0.02..0.1);
+            let corners: [Point<f64>; 3] = std::array::from_fn(|_| {
+                Point::from(Vector::from_fn(|_, _| rng.random_range(-size..size)))
+            });
+            let rounding = size * rng.random_range(0.3..0.6);
+            let radius = [95.0, 142.0, 286.0, 703.0][trial % 4];
+            let h = radius / 2.0;
+            let [a, b, c] = corners;
+            let core = nphase_shapes::Triangle::new(a, b, c).expect("valid");
+            // The core's point nearest the side `gap` outside it, at azimuth `phi`.
+            let turn = Rotation::from_scaled_axis(Vector::new(
+                rng.random_range(-3.0..3.0),
+                rng.random_range(-3.0..3.0),
+                rng.random_range(-3.0..3.0),
+            ));
+            let phi: f64 = rng.random_range(0.0..6.3);
+            let out = Vector::new(phi.cos(), 0.0, phi.sin());
+            let gap = size * rng.random_range(-0.2..0.5);
+            let lowest = turn * core.local_support_point(&(turn.inverse() * -out)).coords;
+            let y = if trial % 4 == 3 {
+                (h - size * rng.random_range(0.0..2.0)) * [1.0, -1.0][trial / 4 % 2]
+            } else {
+                rng.random_range(-h + 4.0 * size..h - 4.0 * size)
+            };
+            let centre = out * (radius + gap) + Vector::new(0.0, y, 0.0) - lowest;
+            let small_in_cylinder = Isometry::from_parts(centre.into(), turn);
+            let [small64, cylinder64] =
+                rounded_triangle_and_cylinder::<f64>(&corners, rounding, h, radius);
+            let [small32, cylinder32] =
+                rounded_triangle_and_cylinder::<f32>(&corners, rounding, h, radius);
+            let (pos12, [a64, b64], [a32, b32]) = if swapped {
+                (
+                    small_in_cylinder,
+                    [&cylinder64, &small64],
+                    [&cylinder32, &small32],
+                )
+            } else {
+                (
+                    small_in_cylinder.inverse(),
+                    [&small64, &cylinder64],
+                    [&small32, &cylinder32],
+                )
+            };
+            let pos12_32: Isometry<f32> = convert_ref(&pos12);
+            let (mut cache64, mut cache32) = (SimplexCache::EMPTY, SimplexCache::EMPTY);
+            let exact = query_pair(a64, b64, &pos12, 1.0, &mut cache64, &mut workspace64)
+                .contact
+                .expect("within the prediction");
+            let outcome = query_pair(a32, b32, &pos12_32, 1.0, &mut cache32, &mut workspace32);
+            let (stalled, epa) = (outcome.gjk_stalled, outcome.epa_ran);
+            let got = outcome.contact.expect("within the prediction");
+            let tol = 1e-6 + 5e-7 * radius * 1.2 + 1e-4 * (size + rounding);
+            let n: Vector<f64> = got.normal.into_inner().map(f64::from).normalize();
+            let (p1, p2) = (got.point1.map(f64::from), got.point2.map(f64::from));
+            let mismatch = ((p2 - p1) - n * f64::from(got.dist)).norm();
+            let distance = (f64::from(got.dist) - exact.dist).abs();
+            let bracketed = f64::from(got.lower_bound) - tol <= exact.dist
+                && exact.dist <= f64::from(got.upper_bound) + tol;
+            assert!(
+                mismatch <= tol && distance <= tol && bracketed,
+                "trial {trial} (swapped {swapped}, size {size}, radius {radius}, stalled {stalled}, epa {epa}, gap {gap}): {got:?} witnesses \
+                 {mismatch:e} off dist · n, distance {distance:e} off, beyond {tol:e}"
+            );
+        }
     }
 
     /// The side's normal in f32 for boxes of size 0.005–0.2 in the side of a cylinder of radius
