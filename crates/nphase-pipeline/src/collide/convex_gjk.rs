@@ -803,9 +803,9 @@ mod tests {
     }
 
     /// The support set is one point along a direction for a vertex or a curved surface (a
-    /// box's corner, a cone's apex, a cylinder's rim, a ball's centre), and not for a face or an edge
-    /// (a box's face or edge, a cylinder's cap or side line): `face_witnesses` takes the small
-    /// shape's support point as its witness only for the first.
+    /// box's corner, a cone's apex, a cylinder's rim, a ball's centre), and not for a face or
+    /// an edge (a box's face or edge, a cylinder's cap or side line): `face_witnesses` takes
+    /// the small shape's support point as its witness only for the first.
     #[test]
     fn a_single_support_point_is_told_from_a_face_or_an_edge() {
         use nphase_shapes::{Cone, Core, Cuboid};

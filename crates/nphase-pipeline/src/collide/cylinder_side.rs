@@ -501,7 +501,8 @@ mod tests {
                 && exact.dist <= f64::from(got.upper_bound) + tol;
             assert!(
                 mismatch <= tol && distance <= tol && bracketed,
-                "trial {trial} (swapped {swapped}, size {size}, radius {radius}, stalled {stalled}, epa {epa}, gap {gap}): {got:?} witnesses \
+                "trial {trial} (swapped {swapped}, size {size}, radius {radius}, stalled \
+                 {stalled}, epa {epa}, gap {gap}): {got:?} witnesses \
                  {mismatch:e} off dist · n, distance {distance:e} off, beyond {tol:e}"
             );
         }
