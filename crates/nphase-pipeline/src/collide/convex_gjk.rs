@@ -249,9 +249,9 @@ pub(crate) fn contact_from_gjk<T: Real>(
                     // the accuracy docs/accuracy.md promises (`Tolerances::promise`) — rounding
                     // stalled it short of its much tighter internal gap (f32 on curved shapes
                     // far apart) — and then the estimate is a converged answer; otherwise it
-                    // is a fallback.
-                    // A small core beside a large cylinder's side: the side's normal, whose
-                    // closed-form bounds may certify what GJK's could not (f32).
+                    // is a fallback — unless a small core beside a large cylinder's side
+                    // gets the side's normal, whose closed-form bounds may certify what GJK's
+                    // could not (f32).
                     let large = Float::min(input.large_scale(), size + radius1 + radius2);
                     let promise = T::TOLERANCES.promise(small, large, size);
                     let mut c = separated(&estimate, ContactQuality::Fallback);
@@ -505,11 +505,9 @@ fn face_witnesses<T: Real>(
 ) -> (Point<T>, Point<T>) {
     let [size1, size2] = input.shape_sizes;
     let ratio = T::lit(SMALL_ON_LARGE_RATIO);
-    let touching =
-        |core: &Core<'_, T>, dir: &Vector<T>, size: T| single_support_point(core, dir, size);
     if !owner_is_a
         && size2 >= ratio * size1
-        && let Some(a) = touching(input.shape1, u, size1)
+        && let Some(a) = single_support_point(input.shape1, u, size1)
     {
         let point1 = a + u * input.radius1;
         return (point1, point1 + u * g);
@@ -517,7 +515,7 @@ fn face_witnesses<T: Real>(
     let down = input.pos12.rotation.inverse_transform_vector(&-u);
     if owner_is_a
         && size1 >= ratio * size2
-        && let Some(b) = touching(input.shape2, &down, size2)
+        && let Some(b) = single_support_point(input.shape2, &down, size2)
     {
         let point2 = input.pos12 * b - u * input.radius2;
         return (point2 - u * g, point2);
@@ -731,6 +729,7 @@ fn penetration_contact<T: Real>(
 mod tests {
     use crate::PairWorkspace;
     use crate::collide::query_pair;
+    use crate::collide::test_poses::random_turn;
     use nphase_gjk::SimplexCache;
     use nphase_math::nalgebra::convert_ref;
     use nphase_math::{Isometry, Point, Rotation, Vector};
@@ -857,11 +856,7 @@ mod tests {
             let small = Cylinder::new(hs, rs).expect("valid");
             // The small cylinder's pose in the large one's frame: turned at random, its support
             // point along the side's inward normal `gap` outside the side.
-            let turn = Rotation::from_scaled_axis(Vector::new(
-                rng.random_range(-3.0..3.0),
-                rng.random_range(-3.0..3.0),
-                rng.random_range(-3.0..3.0),
-            ));
+            let turn = random_turn(&mut rng);
             let phi: f64 = rng.random_range(0.0..6.3);
             let out = Vector::new(phi.cos(), 0.0, phi.sin());
             let y = rng.random_range(-0.8..0.8) * half_height;

@@ -248,10 +248,11 @@ pub(super) fn side_normal<T: Real>(input: &CoreInput<'_, T>, n: &Vector<T>) -> O
 #[cfg(test)]
 mod tests {
     use crate::collide::query_pair;
+    use crate::collide::test_poses::random_turn;
     use crate::{ContactQuality, PairWorkspace};
     use nphase_gjk::SimplexCache;
     use nphase_math::nalgebra::convert_ref;
-    use nphase_math::{Isometry, Point, Real, Rotation, Vector};
+    use nphase_math::{Isometry, Point, Real, Vector};
     use nphase_shapes::{Cone, Cuboid, Cylinder, Shape, SupportMap};
     use rand::{Rng, SeedableRng};
     use rand_pcg::Pcg64;
@@ -337,11 +338,7 @@ mod tests {
             } else {
                 rng.random_range(-h + 2.0 * size..h - 2.0 * size)
             };
-            let turn = Rotation::from_scaled_axis(Vector::new(
-                rng.random_range(-3.0..3.0),
-                rng.random_range(-3.0..3.0),
-                rng.random_range(-3.0..3.0),
-            ));
+            let turn = random_turn(&mut rng);
             let small_in_cylinder = Isometry::from_parts(
                 Vector::new(rho * phi.cos(), y, rho * phi.sin()).into(),
                 turn,
@@ -451,11 +448,7 @@ mod tests {
             let [a, b, c] = corners;
             let core = nphase_shapes::Triangle::new(a, b, c).expect("valid");
             // The core's point nearest the side `gap` outside it, at azimuth `phi`.
-            let turn = Rotation::from_scaled_axis(Vector::new(
-                rng.random_range(-3.0..3.0),
-                rng.random_range(-3.0..3.0),
-                rng.random_range(-3.0..3.0),
-            ));
+            let turn = random_turn(&mut rng);
             let phi: f64 = rng.random_range(0.0..6.3);
             let out = Vector::new(phi.cos(), 0.0, phi.sin());
             let gap = size * rng.random_range(-0.2..0.5);
@@ -528,11 +521,7 @@ mod tests {
             );
             let phi: f64 = rng.random_range(0.0..6.3);
             let rho = radius + half.norm() * rng.random_range(-0.6..1.0);
-            let turn = Rotation::from_scaled_axis(Vector::new(
-                rng.random_range(-3.0..3.0),
-                rng.random_range(-3.0..3.0),
-                rng.random_range(-3.0..3.0),
-            ));
+            let turn = random_turn(&mut rng);
             let pose = Isometry::from_parts(
                 Vector::new(rho * phi.cos(), 1.0, rho * phi.sin()).into(),
                 turn,

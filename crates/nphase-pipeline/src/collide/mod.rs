@@ -40,6 +40,8 @@ mod point_box;
 mod polytope_sat;
 mod revolution;
 mod rim_edge;
+#[cfg(test)]
+mod test_poses;
 
 pub(crate) use contact::Witnesses;
 pub use contact::{ContactQuality, LocalContact, PairOutcome, Reuse, SupportHints, WinningFace};
