@@ -69,8 +69,8 @@ pub struct Tolerances<T> {
     /// closest-point vector is dominated by rounding.
     pub gjk_touch: T,
     /// EPA stops when the gap between the best support plane and the closest polytope face falls
-    /// below this fraction of the depth estimate plus the small scale (above the rounding
-    /// floor).
+    /// below this fraction of the small scale (above the rounding floor), however deep the
+    /// shapes overlap.
     pub epa_relative_gap: T,
     /// [`epa_relative_gap`](Tolerances::epa_relative_gap) for pairs with a curved support
     /// function (cylinder, cone): EPA's facets approach a curved surface only quadratically, and
