@@ -11,16 +11,18 @@
 //!    ([`warm_or_cold`]);
 //! 2. cores apart: the signed distance is exact (rounded shapes included); a contact is
 //!    reported when it is within the prediction distance (a small core beside a large
-//!    cylinder's side takes the side's normal where it certifies more, `cylinder_side.rs`);
+//!    cylinder's side or cone's slant takes that surface's normal where it certifies more,
+//!    `lateral_azimuth.rs`);
 //! 3. cores overlapping: EPA from GJK's simplex gives the depth, and a face normal of either
-//!    core — or, for a small core against a large cylinder's side, the azimuth of its deepest
-//!    point (`cylinder_side.rs`) — replaces EPA's normal when it certifies a larger signed
-//!    distance;
+//!    core — or, for a small core against a large cylinder's side or cone's slant, the azimuth
+//!    of its deepest point (`lateral_azimuth.rs`) — replaces EPA's normal when it certifies a
+//!    larger signed distance;
 //! 4. GJK stalled on cores apart: EPA settles the distance from GJK's simplex (the witness
-//!    pair on the support planes aligned with its normal, [`align_stalled_witnesses`]) or,
-//!    failing that, a small core's side normal beside a large cylinder; a cylinder's or cone's
-//!    rim facing a polytope's edge (a valley of normals) is solved as a circle against a line
-//!    (`rim_edge.rs`);
+//!    pair on the support planes aligned with its normal, [`align_stalled_witnesses`]; the
+//!    bounds GJK's and the support gap's along its normal, EPA's bracket being no certificate
+//!    on cores apart) or, failing that, a small core's lateral normal beside a large cylinder
+//!    or cone; a cylinder's or cone's rim facing a polytope's edge (a valley of normals) is
+//!    solved as a circle against a line (`rim_edge.rs`);
 //! 5. a query that did not converge still returns its best estimate with a [`ContactQuality`]
 //!    saying so — a pair is only reported apart when a certified lower bound says so (no silent
 //!    drop).
@@ -188,10 +190,10 @@ pub(crate) fn contact_from_gjk<T: Real>(
     outcome.contact = match gjk.status {
         GjkStatus::BeyondMaxDist(_) => None,
         GjkStatus::Separated(c) if c.distance <= prediction => {
-            // A small core beside a large cylinder's side: the side's normal (f32), whose
+            // A small core beside a large cylinder's side or cone's slant: that normal, whose
             // certified distance may prove the pair beyond the prediction after all.
             let mut contact = separated(&c, ContactQuality::Converged);
-            super::cylinder_side::settle_separated(input, &mut contact);
+            super::lateral_azimuth::settle_separated(input, &mut contact);
             apart_bound = Float::max(apart_bound, contact.lower_bound);
             (contact.dist <= prediction).then_some(contact)
         }
@@ -234,9 +236,20 @@ pub(crate) fn contact_from_gjk<T: Real>(
                     outcome.quality = quality;
                     let settled = {
                         let mut c = penetration_contact(&p, quality);
+                        // EPA ran on cores GJK proved neither apart nor overlapping: its
+                        // bracket is a certificate only where its polytope enclosed the
+                        // origin. GJK's bounds are one, and so is the support gap along EPA's
+                        // normal: the contact's bounds are those (a small cone by a large
+                        // rounded cone's slant, f32: EPA's bracket lay 4.6e-4 above the truth).
+                        c.lower_bound = Float::max(
+                            estimate.lower_bound,
+                            support_gap(input, &c.normal.into_inner()),
+                        );
+                        c.upper_bound = Float::max(estimate.upper_bound, c.lower_bound);
                         align_stalled_witnesses(input, &estimate, &mut c);
                         outcome.supports = snap_to_face_normal(input, &mut c, feature);
                         settle_witnesses(input, &mut c);
+                        promote_within_promise(input, size, &mut c, &mut outcome);
                         c
                     };
                     // The snapped normal can certify a slightly larger distance: the contact is
@@ -249,13 +262,13 @@ pub(crate) fn contact_from_gjk<T: Real>(
                     // the accuracy docs/accuracy.md promises (`Tolerances::promise`) — rounding
                     // stalled it short of its much tighter internal gap (f32 on curved shapes
                     // far apart) — and then the estimate is a converged answer; otherwise it
-                    // is a fallback — unless a small core beside a large cylinder's side
-                    // gets the side's normal, whose closed-form bounds may certify what GJK's
-                    // could not (f32).
+                    // is a fallback — unless a small core beside a large cylinder's side or
+                    // cone's slant gets that normal, whose closed-form bounds may certify what
+                    // GJK's could not (f32).
                     let large = Float::min(input.large_scale(), size + radius1 + radius2);
                     let promise = T::TOLERANCES.promise(small, large, size);
                     let mut c = separated(&estimate, ContactQuality::Fallback);
-                    super::cylinder_side::settle_separated(input, &mut c);
+                    super::lateral_azimuth::settle_separated(input, &mut c);
                     if c.upper_bound - c.lower_bound <= promise {
                         c.quality = ContactQuality::Converged;
                     }
@@ -366,6 +379,7 @@ fn overlap_contact<T: Real>(
     }
     outcome.supports = snap_to_face_normal(input, &mut contact, feature);
     settle_witnesses(input, &mut contact);
+    promote_within_promise(input, size, &mut contact, outcome);
     // A flat or touching start can leave EPA's signed depth a rounding error on the separated
     // side (a "distance" of ~ε·size). Clamp it, so that a contact never reports a distance
     // beyond the prediction it was asked for (the pipeline would drop all its points).
@@ -373,9 +387,32 @@ fn overlap_contact<T: Real>(
     contact
 }
 
+/// Makes an EPA estimate (`IterationLimit`) whose bracket a face's or a side's normal narrowed
+/// to docs/accuracy.md's promise a converged contact, as EPA's own bracket would be; `size` is
+/// the Minkowski difference's scale.
+fn promote_within_promise<T: Real>(
+    input: &CoreInput<'_, T>,
+    size: T,
+    contact: &mut LocalContact<T>,
+    outcome: &mut PairOutcome<T>,
+) {
+    let radii = input.radius1 + input.radius2;
+    let promise = T::TOLERANCES.promise(
+        Float::min(input.small_scale(), size + radii),
+        Float::min(input.large_scale(), size + radii),
+        size,
+    );
+    if contact.quality == ContactQuality::IterationLimit
+        && contact.upper_bound - contact.lower_bound <= promise
+    {
+        contact.quality = ContactQuality::Converged;
+        outcome.quality = ContactQuality::Converged;
+    }
+}
+
 /// Replaces EPA's normal by a face normal of either core, or by the normal of a small core in a
-/// large cylinder's side ([`side_normal`](super::cylinder_side::side_normal)), when that
-/// certifies a larger signed distance.
+/// large cylinder's side or cone's slant ([`side_normal`](super::lateral_azimuth::side_normal)),
+/// when that certifies a larger signed distance.
 ///
 /// EPA's normals are planes through points of the Minkowski difference, each computed with a
 /// rounding error of ~ε·size; on a sliver (a near-degenerate hull, a thin triangle) the plane
@@ -383,8 +420,8 @@ fn overlap_contact<T: Real>(
 /// gap far beyond the accuracy. The shapes' own face normals are exact. Every direction `c`
 /// gives a certified lower bound on the signed distance (the support gap along it), so a face
 /// normal whose gap exceeds the reported distance is strictly closer to the truth: the contact
-/// takes it, and B's witness is placed at A's along it (a cylinder side's normal: the small
-/// core's deepest point along it is its witness, the cylinder's the distance along it).
+/// takes it, and B's witness is placed at A's along it (a side's or slant's normal: the small
+/// core's deepest point along it is its witness, the large core's the distance along it).
 ///
 /// Returns what it learnt of the supporting features for the manifold ([`SupportHints`],
 /// hull cores only): a vertex of each hull's support set along the reported normal's
@@ -426,15 +463,30 @@ fn snap_to_face_normal<T: Real>(
     let n2 = input.pos12.rotation.inverse_transform_vector(&-n);
     let (face2, id2) = face(1, input.shape2, &n2, &mut hints);
     let face2 = face2.map(|f| -(input.pos12.rotation * f.into_inner()));
-    // A large cylinder's side, where a small shape sunk into it: the azimuth of the deepest
-    // point (`cylinder_side.rs`).
-    let side = super::cylinder_side::side_normal(input, &n);
+    // A large cylinder's side or cone's slant, where a small shape sunk into it: the azimuth
+    // of the deepest point (`lateral_azimuth.rs`).
+    let side = super::lateral_azimuth::side_normal(input, &n);
+    // Its deepest point's signed distance from the large core, in closed form, bounds the
+    // pair's from above whichever normal stands (a point of the small shape that deep).
+    if let Some(s) = side {
+        let upper = s.outside - input.radius1 - input.radius2;
+        contact.upper_bound =
+            Float::max(Float::min(contact.upper_bound, upper), contact.lower_bound);
+    }
     let cos_flat = Float::cos(T::lit(nphase_shapes::FLAT_FEATURE_ANGLE));
     // Only a candidate beside the normal: its plane is the contact's plane up to rounding.
     let candidates = [face1, face2, side.map(|s| s.normal)]
         .into_iter()
         .flatten()
         .filter(|c| c.dot(&n) > cos_flat);
+    // The side's normal is exact to a few ε in azimuth where EPA's is not, and its witnesses
+    // lie on the shapes: it stands where its certificate is within docs/accuracy.md's promise
+    // of the best one (both gaps carry the rounding of the large core's coordinates; as in
+    // `settle_separated`), a face's only where it certifies more.
+    let side_slack = {
+        let size = input.large_scale() + input.pos12.translation.vector.norm();
+        T::TOLERANCES.promise(input.small_scale(), input.large_scale(), size)
+    };
     let mut best: Option<(Vector<T>, T)> = None;
     for c in candidates {
         // The current normal's own certificate is computed once, and only when a candidate is
@@ -444,7 +496,12 @@ fn snap_to_face_normal<T: Real>(
             None => gap(&n),
         };
         let g = gap(&c);
-        if g > floor {
+        let slack = if side.is_some_and(|s| s.normal == c) {
+            side_slack
+        } else {
+            T::zero()
+        };
+        if g > floor || (slack > T::zero() && g >= floor - slack) {
             best = Some((c, g));
         } else if best.is_none() {
             best = Some((n, floor));
@@ -462,7 +519,7 @@ fn snap_to_face_normal<T: Real>(
         let c = UnitVector::new_normalize(c);
         let u = c.into_inner();
         match from_side {
-            // The small shape's deepest point is its witness (`cylinder_side.rs`).
+            // The small shape's deepest point is its witness (`lateral_azimuth.rs`).
             Some(s) => {
                 (contact.point1, contact.point2) =
                     s.witnesses(&u, g, (input.radius1, input.radius2));

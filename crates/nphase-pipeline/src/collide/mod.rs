@@ -35,7 +35,7 @@ mod ball_ball;
 mod contact;
 mod convex_gjk;
 mod cuboid_sat;
-mod cylinder_side;
+mod lateral_azimuth;
 mod point_box;
 mod polytope_sat;
 mod revolution;
