@@ -14,14 +14,20 @@
 //! fresh-seed campaigns, with the witnesses and normals they found off — in `disparity_s32`
 //! pair 387 a cylinder's rim 6.2e-6 from a 600-unit hull's edge, `rim_edge.rs`; in
 //! `disparity_s71` pairs 851 and 884 small shapes sunk into the side of cylinders of radius 286
-//! and 703, whose f32 normals were 3e-4 rad off, `cylinder_side.rs`; in `disparity_s82` pair
+//! and 703, whose f32 normals were 3e-4 rad off, `lateral_azimuth.rs`; in `disparity_s82` pair
 //! 888 a 7.5 cm cylinder's rim 3.4e-6 from a large cylinder's side, whose f32 witness on the
 //! small one lay 8.8e-5 above its cap, `align_stalled_witnesses` in `convex_gjk.rs`; in
 //! `disparity_s72` pair 551 a 1 cm cone's witness 1.4e-4 off it, `face_witnesses` there, and
 //! pair 938 a round triangle's witness pair 1.4e-4 off `dist · n` beside a cylinder's side,
-//! `cylinder_side.rs`) put a small shape (0.02–1) on a large one (20–2000), separated,
-//! shallow or sunk. Each expected record carries the oracle's certified signed distance,
-//! normal, witness points, `scale`, `small_scale` and `oracle_err`.
+//! `lateral_azimuth.rs`) put a small shape (0.02–1) on a large one (20–2000), separated,
+//! shallow or sunk. The deep sets (`deep_s1|2|3`, 1 663 pairs: `tests/data/oracle/
+//! deep_in_large.py` with seeds 1–3 and 600 candidates, then `oracle expect`) sink a small shape
+//! (0.03–2) far into a large one (10–1000; ratios of 25 or more), up to hundreds of its sizes
+//! deep, and are checked with the same small-on-large tolerances: with the convergence
+//! tolerance of EPA relative to the depth, and EPA's normal on a cone's slant, 12–16 pairs of
+//! each failed in f64 and 35–40 in f32 (`expanding_polytope.rs`, `lateral_azimuth.rs`). Each
+//! expected record carries the oracle's certified signed distance, normal, witness points,
+//! `scale`, `small_scale` and `oracle_err`.
 //!
 //! Per pair, with `tol = tol_abs + tol_rel · scale + tol_small · small_scale + oracle_err`, the
 //! checks are those of `oracle check`:
@@ -73,7 +79,7 @@ const SETS: [&str; 13] = [
     "degenerate_s32",
 ];
 
-const DISPARITY_SETS: [&str; 9] = [
+const DISPARITY_SETS: [&str; 12] = [
     "disparity_s3",
     "disparity_s5",
     "disparity_s8",
@@ -83,6 +89,9 @@ const DISPARITY_SETS: [&str; 9] = [
     "disparity_s71",
     "disparity_s72",
     "disparity_s82",
+    "deep_s1",
+    "deep_s2",
+    "deep_s3",
 ];
 
 /// The tolerance of a family of sets in one precision (see the module doc).
