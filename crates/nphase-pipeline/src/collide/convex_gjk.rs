@@ -479,14 +479,6 @@ fn snap_to_face_normal<T: Real>(
         .into_iter()
         .flatten()
         .filter(|c| c.dot(&n) > cos_flat);
-    // The side's normal is exact to a few ε in azimuth where EPA's is not, and its witnesses
-    // lie on the shapes: it stands where its certificate is within docs/accuracy.md's promise
-    // of the best one (both gaps carry the rounding of the large core's coordinates; as in
-    // `settle_separated`), a face's only where it certifies more.
-    let side_slack = {
-        let size = input.large_scale() + input.pos12.translation.vector.norm();
-        T::TOLERANCES.promise(input.small_scale(), input.large_scale(), size)
-    };
     let mut best: Option<(Vector<T>, T)> = None;
     for c in candidates {
         // The current normal's own certificate is computed once, and only when a candidate is
@@ -496,12 +488,7 @@ fn snap_to_face_normal<T: Real>(
             None => gap(&n),
         };
         let g = gap(&c);
-        let slack = if side.is_some_and(|s| s.normal == c) {
-            side_slack
-        } else {
-            T::zero()
-        };
-        if g > floor || (slack > T::zero() && g >= floor - slack) {
+        if g > floor {
             best = Some((c, g));
         } else if best.is_none() {
             best = Some((n, floor));

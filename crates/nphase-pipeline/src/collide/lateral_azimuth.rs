@@ -204,40 +204,23 @@ pub(super) fn side_normal<T: Real>(input: &CoreInput<'_, T>, n: &Vector<T>) -> O
     if !(below.2 > T::zero() && above.2 <= T::zero()) {
         return None;
     }
-    // Bisection, until one point reaches furthest in at both ends and at its own azimuth
-    // between them (that azimuth is the answer), or the bracket is a few ε wide (a direction's
-    // own rounding). Where one point holds both ends its azimuth is the next probe rather than
-    // the middle: the minimum of concave functions can dip between two ends one of them holds
-    // (a cone's apex deepest at both, its base rim deeper between), and another point deepest
-    // there narrows the bracket as a middle would.
+    // Bisection, until one point reaches furthest in at both ends (its azimuth is the answer)
+    // or the bracket is a few ε wide (a direction's own rounding).
     let mut phi = None;
     for _ in 0..MAX_STEPS {
+        if below.0 == above.0 {
+            phi = Some(Float::atan2(below.1.z, below.1.x));
+            break;
+        }
         let mid = (lo + hi) * T::lit(0.5);
-        let held = below.0 == above.0;
-        let probe = if held {
-            // The point's own azimuth, read relative to the bracket's middle.
-            let (sin, cos) = Float::sin_cos(mid);
-            let s = below.1;
-            mid + Float::atan2(cos * s.z - sin * s.x, cos * s.x + sin * s.z)
-        } else {
-            mid
-        };
-        if held && !(probe > lo && probe < hi) {
-            phi = Some(probe);
+        if !(hi - lo > T::lit(4.0) * T::epsilon() && mid > lo && mid < hi) {
             break;
         }
-        if !(hi - lo > T::lit(4.0) * T::epsilon() && probe > lo && probe < hi) {
-            break;
-        }
-        let at = deepest_at(probe);
-        if held && at.0 == below.0 {
-            phi = Some(probe);
-            break;
-        }
+        let at = deepest_at(mid);
         if at.2 > T::zero() {
-            (lo, below) = (probe, at);
+            (lo, below) = (mid, at);
         } else if at.2 <= T::zero() {
-            (hi, above) = (probe, at);
+            (hi, above) = (mid, at);
         } else {
             return None;
         }
