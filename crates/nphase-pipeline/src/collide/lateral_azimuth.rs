@@ -169,7 +169,7 @@ pub(super) fn side_normal<T: Real>(input: &CoreInput<'_, T>, n: &Vector<T>) -> O
         return None;
     }
     let across = Float::hypot(dir.x, dir.z);
-    let (cos_tilt, sin_tilt) = lateral.tilt();
+    let (cos_tilt, sin_tilt) = lateral.tilt;
     if !(dir.y * sin_tilt + across * cos_tilt >= Float::cos(T::lit(FLAT_FEATURE_ANGLE))) {
         return None;
     }
@@ -266,44 +266,39 @@ struct Lateral<T: Real> {
     bottom: T,
     top: T,
     half_height: T,
+    /// `(cos α, sin α)` of the outward normal's elevation `α` above the plane `y = 0`: the
+    /// meridian segment's direction `(top − bottom, 2h)` turned a quarter outward,
+    /// `(2h, bottom − top) / L` — `(1, 0)` for a cylinder.
+    tilt: (T, T),
 }
 
 impl<T: Real> Lateral<T> {
     /// The lateral surface of a cylinder or cone core; `None` for any other core.
     fn of(core: &Core<'_, T>) -> Option<Self> {
-        match core {
-            Core::Cylinder(c) => Some(Lateral {
-                bottom: c.radius(),
-                top: c.radius(),
-                half_height: c.half_height(),
-            }),
-            Core::Cone(c) => Some(Lateral {
-                bottom: c.radius(),
-                top: T::zero(),
-                half_height: c.half_height(),
-            }),
-            _ => None,
-        }
-    }
-
-    /// `(cos α, sin α)` of the outward normal's elevation `α` above the plane `y = 0`: the
-    /// meridian segment's direction `(top − bottom, 2h)` turned a quarter outward,
-    /// `(2h, bottom − top) / L` — `(1, 0)` for a cylinder.
-    fn tilt(&self) -> (T, T) {
-        let rise = self.half_height + self.half_height;
-        let fall = self.bottom - self.top;
-        let length = Float::hypot(rise, fall);
-        if fall == T::zero() {
+        let (bottom, top, half_height) = match core {
+            Core::Cylinder(c) => (c.radius(), c.radius(), c.half_height()),
+            Core::Cone(c) => (c.radius(), T::zero(), c.half_height()),
+            _ => return None,
+        };
+        let (rise, fall) = (half_height + half_height, bottom - top);
+        let tilt = if fall == T::zero() {
             (T::one(), T::zero())
         } else {
+            let length = Float::hypot(rise, fall);
             (rise / length, fall / length)
-        }
+        };
+        Some(Lateral {
+            bottom,
+            top,
+            half_height,
+            tilt,
+        })
     }
 
     /// The outward unit normal at azimuth `φ`: `(cos α cos φ, sin α, cos α sin φ)`.
     fn normal(&self, phi: T) -> Vector<T> {
         let (sin, cos) = Float::sin_cos(phi);
-        let (cos_tilt, sin_tilt) = self.tilt();
+        let (cos_tilt, sin_tilt) = self.tilt;
         Vector::new(cos_tilt * cos, sin_tilt, cos_tilt * sin)
     }
 
@@ -317,7 +312,7 @@ impl<T: Real> Lateral<T> {
     fn outside(&self, p: &Point<T>) -> Option<T> {
         let rho = Float::hypot(p.x, p.z);
         let h = self.half_height;
-        let (cos_tilt, sin_tilt) = self.tilt();
+        let (cos_tilt, sin_tilt) = self.tilt;
         // Along the segment from its bottom end, in units of its direction (cos α scales it).
         let along = (rho - self.bottom) * -sin_tilt + (p.y + h) * cos_tilt;
         let length = (self.top - self.bottom) * -sin_tilt + (h + h) * cos_tilt;
