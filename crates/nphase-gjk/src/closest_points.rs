@@ -609,6 +609,18 @@ where
             if closest.distance - closest.lower_bound > state.tolerance(tol.gjk_relative_gap)
                 || !state.direction_settled() =>
         {
+            // A stall whose refined distance is within the touch distance is an overlap: `|v|`
+            // carries the projection's rounding, several `ε·size` on a sliver of D, which the
+            // touch test above measured, while the refined distance (a face's plane distance)
+            // is exact to `ε·size` (f32: a needle at the axis of a thin cone 10 long, the
+            // simplex a meridian triangle through the origin, `|v|` 4e-6 and its plane 5e-7
+            // from the origin; as a stall, EPA from it ended 0.27 deep outside GJK's bracket,
+            // and the pair was reported touching).
+            let (_, core_distance) = state.refined_direction();
+            if core_distance * core_distance <= touch2(&state, tol.gjk_touch) {
+                stats.exit = GjkExit::Touching;
+                return finish_overlap(state, stats, cache, simplex_out);
+            }
             if let Some(out) = simplex_out {
                 *out = state.simplex;
             }

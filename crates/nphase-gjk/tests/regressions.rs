@@ -4,10 +4,12 @@
 mod common;
 
 use common::*;
-use nphase_gjk::{GjkOptions, GjkStatus, SimplexCache};
+use nphase_gjk::{
+    GjkInput, GjkOptions, GjkStatus, Simplex, SimplexCache, closest_points_with_simplex,
+};
 use nphase_math::nalgebra::{Quaternion, Translation3, UnitQuaternion};
-use nphase_math::{Isometry, Real};
-use nphase_shapes::Capsule;
+use nphase_math::{Isometry, Real, Vector};
+use nphase_shapes::{Capsule, Cone};
 
 /// `pose_a⁻¹ · pose_b` computed in precision `T` from world poses given in `f64`: the world
 /// translations are rounded to `T` first, as a physics engine storing its poses in `T` would.
@@ -761,4 +763,47 @@ fn curved_sliver_normal_f32() {
         .expect("f64 converges")
         .distance;
     assert_resolved::<f32>(&pair, Some(reference), GjkOptions::default());
+}
+
+/// A needle (a cone of half-height 9.9e-5 and radius 0) at the axis of a thin cone (half-height
+/// 9.94, radius 0.547) turned half a turn, 0.27 below its slant, in f32, searched from the
+/// axis a pair keeps from its last frame (fuzz target `adapter`: the kept pair reported the
+/// needle touching where a fresh one found it 0.27 deep).
+///
+/// **What failed:** from that seed the simplex became a meridian triangle of the cone, a
+/// sliver 20 long and 1 wide through the origin. `|v|` carried its projection's rounding
+/// (4e-6, beyond the touch distance of 1.2e-6, the rounding floor of the size), the triangle's
+/// plane lay 5e-7 from the origin, and GJK stopped on no progress as `Stalled`; EPA from the
+/// sliver ended 0.27 deep, outside GJK's bracket, and the stalled pair fell back to "touching".
+///
+/// **Why it passes:** a stall whose refined distance (the plane's) is within the touch distance
+/// is an overlap, handed to EPA as one, as the cold start's query (whose simplex is a similar
+/// sliver with `|v|` within the touch distance) already was.
+#[test]
+fn needle_at_a_thin_cones_axis_is_an_overlap_from_any_seed_f32() {
+    let needle = Cone::new(9.898071e-5_f32, 0.0).expect("valid cone");
+    let cone = Cone::new(9.938_66_f32, 0.546875).expect("valid cone");
+    let rotation = UnitQuaternion::new_normalize(Quaternion::new(
+        -0.005772364_f32,
+        -0.5773417,
+        -0.57734066,
+        -0.57733965,
+    ));
+    let pos12 = Isometry::from_parts(Translation3::new(4.619446e-5, 3.6148074e-5, 0.0), rotation);
+    let input = GjkInput::new(&needle, &cone, pos12).with_shape_sizes(9.898071e-5, 9.938_66);
+    let last_axis = Vector::new(-0.66871935, 0.08538548, 0.73859584);
+    for seed in [None, Some(last_axis)] {
+        let mut cache = SimplexCache::EMPTY;
+        if let Some(axis) = seed {
+            cache.store_axis(&axis);
+        }
+        let mut simplex = Simplex::default();
+        let out = closest_points_with_simplex(&input, &mut cache, &mut simplex);
+        assert!(
+            matches!(out.status, GjkStatus::Intersecting),
+            "seed {seed:?}: {:?} {:?}",
+            out.status,
+            out.stats
+        );
+    }
 }

@@ -582,6 +582,69 @@ fn f32_segment_deep_in_a_large_cone_keeps_epas_bracket() {
     assert!((c.dist.as_f64() - truth).abs() < 0.1, "f32 {c:?}");
 }
 
+/// Regression (fuzz target `adapter`, against a full recomputation): a needle (a cone of
+/// half-height 9.9e-5 and radius 0) at the axis of a thin cone (half-height 9.94, radius 0.547)
+/// turned half a turn, 0.27 below its slant, moved 3.6e-5 on the next frame. The kept pair's
+/// GJK started from last frame's normal, stalled on a sliver simplex whose `|v|` carried 4e-6
+/// of rounding (its plane 5e-7 from the origin), and the pair fell back to "touching" (0) where
+/// a fresh one found −0.273. A stall within the touch distance by its refined distance is now
+/// an overlap (nphase-gjk's regression tests).
+#[test]
+fn needle_deep_in_a_thin_cone_stays_deep_on_the_next_frame() {
+    use nphase_math::nalgebra::{Translation3, UnitQuaternion};
+    use nphase_pipeline::{ContactManifold, PairInput, PairState, PairWorkspace, update_manifold};
+    fn check<T: Real>() {
+        let lit = |x: f32| T::lit(f64::from(x));
+        let needle = Shape::Cone(Cone::new(lit(9.898071e-5), T::zero()).expect("valid"));
+        let cone = Shape::Cone(Cone::new(lit(9.938_66), lit(0.546875)).expect("valid"));
+        let pose = |q: [f32; 4], t: [f32; 3]| {
+            let q = Quaternion::new(lit(q[3]), lit(q[0]), lit(q[1]), lit(q[2]));
+            Isometry::from_parts(
+                Translation3::new(lit(t[0]), lit(t[1]), lit(t[2])),
+                UnitQuaternion::new_normalize(q),
+            )
+        };
+        let frames = [
+            pose(
+                [-0.5773406, -0.5773406, -0.5773406, -0.005773406],
+                [4.619446e-5, 3.051758e-8, 0.0],
+            ),
+            pose(
+                [-0.5773417, -0.57734066, -0.57733965, -0.005772364],
+                [4.619446e-5, 3.6148074e-5, 0.0],
+            ),
+        ];
+        let (mut state, mut manifold) = (PairState::new(), ContactManifold::default());
+        let mut workspace = PairWorkspace::new();
+        for (frame, pos12) in frames.into_iter().enumerate() {
+            let input = PairInput {
+                shape1: &needle,
+                shape2: &cone,
+                pos12,
+                prediction: T::zero(),
+            };
+            update_manifold(&input, &mut state, &mut manifold, &mut workspace);
+            let (mut fresh, mut fresh_state) = (ContactManifold::default(), PairState::new());
+            update_manifold(&input, &mut fresh_state, &mut fresh, &mut workspace);
+            let deepest = |m: &ContactManifold<T>| {
+                m.points
+                    .iter()
+                    .map(|p| p.dist.as_f64())
+                    .fold(f64::INFINITY, f64::min)
+            };
+            let (kept, full) = (deepest(&manifold), deepest(&fresh));
+            // The needle's depth below the slant: 0.27330, within f32's small-on-large
+            // accuracy of the cone's size.
+            assert!(
+                (kept + 0.2733).abs() < 2e-4 && (kept - full).abs() < 2e-4,
+                "frame {frame}: kept pair {kept}, fresh {full}"
+            );
+        }
+    }
+    check::<f32>();
+    check::<f64>();
+}
+
 /// Colliders 0 (`a`, at the origin) and 1 (`b`, at `pose`), for a narrow phase's one pair.
 fn a_and_b<T: Real>(
     a: &Shape<T>,
