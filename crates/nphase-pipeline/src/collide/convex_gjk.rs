@@ -27,6 +27,7 @@
 //!    saying so — a pair is only reported apart when a certified lower bound says so (no silent
 //!    drop).
 
+use arrayvec::ArrayVec;
 use nphase_epa::{EpaOptions, EpaStatus, EpaWorkspace, WarmPolytope};
 use nphase_gjk::{
     GjkInput, GjkOutput, GjkStatus, MinkowskiDifference, Simplex, SimplexCache, SimplexVertex,
@@ -466,28 +467,50 @@ fn snap_to_face_normal<T: Real>(
     // A large cylinder's side or cone's slant, where a small shape sunk into it: the azimuth
     // of the deepest point (`lateral_azimuth.rs`).
     let side = super::lateral_azimuth::side_normal(input, &n);
+    let radii = input.radius1 + input.radius2;
     // Its deepest point's signed distance from the large core, in closed form, bounds the
     // pair's from above whichever normal stands (a point of the small shape that deep).
+    let mut estimate_above_side = false;
     if let Some(s) = side {
-        let upper = s.outside - input.radius1 - input.radius2;
+        let upper = s.outside - radii;
+        estimate_above_side = contact.dist > upper;
         contact.upper_bound =
             Float::max(Float::min(contact.upper_bound, upper), contact.lower_bound);
     }
+    // The candidates and their certified gaps. A face's normal only beside the normal: its
+    // plane is the contact's plane up to rounding (on touching shapes many directions' gaps
+    // agree up to rounding). The side's normal, its gap in closed form (`Side::gap`, sharper
+    // than the support query's), also where the estimate lies above the side's bound or where
+    // the side's gap exceeds the normal's by more than docs/accuracy.md's promise: either proves
+    // the normal's answer beyond the tolerance, however far it turned (f32, small shapes near a
+    // large cone's or cylinder's axis, where every azimuth is nearly as deep: a needle's EPA
+    // normal 1 rad off the deepest azimuth, its estimate 8e-5 above the side's bound and called
+    // converged; a ball's 0.16 rad off, its gap 1.5e-5 short).
     let cos_flat = Float::cos(T::lit(nphase_shapes::FLAT_FEATURE_ANGLE));
-    // Only a candidate beside the normal: its plane is the contact's plane up to rounding.
-    let candidates = [face1, face2, side.map(|s| s.normal)]
-        .into_iter()
-        .flatten()
-        .filter(|c| c.dot(&n) > cos_flat);
+    let beside = |c: &Vector<T>| c.dot(&n) > cos_flat;
+    // The current normal's own certificate, computed once, and only when a candidate needs it.
+    let mut own: Option<T> = None;
+    let mut candidates = ArrayVec::<(Vector<T>, T), 3>::new();
+    for c in [face1, face2].into_iter().flatten().filter(beside) {
+        candidates.push((c, gap(&c)));
+    }
+    if let Some(s) = side {
+        let g = Float::max(gap(&s.normal), s.gap - radii);
+        let size = input.large_scale() + input.pos12.translation.vector.norm();
+        let promise = T::TOLERANCES.promise(input.small_scale(), input.large_scale(), size);
+        if beside(&s.normal)
+            || estimate_above_side
+            || g > *own.get_or_insert_with(|| gap(&n)) + promise
+        {
+            candidates.push((s.normal, g));
+        }
+    }
     let mut best: Option<(Vector<T>, T)> = None;
-    for c in candidates {
-        // The current normal's own certificate is computed once, and only when a candidate is
-        // near.
+    for (c, g) in candidates {
         let floor = match best {
             Some((_, b)) => b,
-            None => gap(&n),
+            None => *own.get_or_insert_with(|| gap(&n)),
         };
-        let g = gap(&c);
         if g > floor {
             best = Some((c, g));
         } else if best.is_none() {
@@ -522,6 +545,17 @@ fn snap_to_face_normal<T: Real>(
         // it is above g).
         contact.lower_bound = Float::max(contact.lower_bound, g);
         contact.upper_bound = Float::max(contact.upper_bound, g);
+    } else if estimate_above_side {
+        // The normal stands, its estimate does not: the distance becomes the normal's
+        // certified gap (`settle_witnesses` then places the witnesses on it). A small cone near
+        // a large cylinder's axis, f32: EPA's normal right to 2e-7, its estimate 1e-4 above the
+        // side's bound, the side's own normal a rounding error worse by its gap.
+        let g = match best {
+            Some((_, g)) => g,
+            None => own.unwrap_or_else(|| gap(&n)),
+        };
+        contact.lower_bound = Float::max(contact.lower_bound, g);
+        contact.dist = Float::min(contact.lower_bound, contact.upper_bound);
     }
     hints
 }
@@ -707,7 +741,7 @@ fn best_sampled_axis<T: Real>(input: &CoreInput<'_, T>, contact: &mut LocalConta
         (-w.w.dot(c) - input.radius1 - input.radius2, w)
     };
     let rotation = input.pos12.rotation;
-    let mut candidates: arrayvec::ArrayVec<Vector<T>, 16> = arrayvec::ArrayVec::new();
+    let mut candidates: ArrayVec<Vector<T>, 16> = ArrayVec::new();
     candidates.push(contact.normal.into_inner());
     for i in 0..3 {
         let axis = Vector::ith(i, T::one());
