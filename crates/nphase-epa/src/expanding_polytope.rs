@@ -296,19 +296,23 @@ where
     // cones: 0.2 mm below `lower` on a 1.6 mm depth). The estimate's depth is therefore kept
     // inside that bracket, and its gap is the bracket's width (an inverted bracket, `lower`
     // above `b.upper` by rounding, counts as wide as it is inverted).
+    // Where the polytope does not enclose the origin, `lower` is no certificate and the depth is
+    // not clamped; `b.upper` still bounds the depth wherever the cores overlap, so the gap
+    // reaches from the estimate's depth up to it (f32, a ball 0.75 deep in a cylinder 17 tall:
+    // b's plane 3.4e-5 below `lower`, a gap of `b.upper − lower`, 1.1e-6, left the bracket
+    // `depth ± gap` 3.3e-5 short of the truth).
     let enclosed = enclosed == Some(true);
     let estimate = match best {
         Some(b) => {
-            let gap = if enclosed {
-                Float::abs(b.upper - lower)
-            } else {
-                Float::max(b.upper - lower, T::zero())
-            };
-            let mut p = b.penetration(radii, gap);
+            let (r1, r2) = radii;
+            let mut p = b.penetration(radii, T::zero());
             if enclosed {
-                let (r1, r2) = radii;
+                p.gap = Float::abs(b.upper - lower);
                 let (low, high) = (Float::min(lower, b.upper), b.upper);
                 p.clamp_depth(low + r1 + r2, high + r1 + r2);
+            } else {
+                let core = p.depth - r1 - r2;
+                p.gap = Float::max(b.upper - Float::min(lower, core), T::zero());
             }
             p
         }

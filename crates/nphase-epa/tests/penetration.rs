@@ -725,3 +725,43 @@ fn boxes_touching_corner_to_face_have_zero_depth() {
     assert!(p.depth.abs() < 1e-12, "depth {}", p.depth);
     assert!((p.normal.y - 1.0).abs() < 1e-9, "normal {:?}", p.normal);
 }
+
+/// f32: a ball of radius 1.6e-3 (a point core) 0.75 deep in a cylinder of radius 1.8 and height
+/// 17, found by sweeping tiny shapes inside large ones (f32 against f64). EPA's start did not
+/// enclose the origin and it ended on its rounding floor with the best face's plane 3.4e-5
+/// below its closest faces' bound; its gap, that bound's distance to the support value along
+/// the face's normal (1.1e-6), left `depth ± gap` 3.3e-5 short of the truth, and the pipeline
+/// pinched the contact's bounds onto it, "converged". The gap now reaches from the estimate's
+/// depth up to the support value, and the bracket holds the closed-form depth, `r − ρ` plus
+/// the radius.
+#[test]
+fn an_estimate_on_a_start_that_missed_the_origin_brackets_the_depth() {
+    let (h, r, radius) = (8.459258_f32, 1.795_741_9_f32, 0.001_567_579_3_f32);
+    let point = Segment::new(Point::origin(), Point::origin()).expect("valid");
+    let cylinder = Cylinder::new(h, r).expect("valid");
+    let q = Quaternion::new(-0.532_926_2_f32, 0.527_086_85, 0.552_239_8, 0.364_966_2);
+    let pos12 = Isometry::from_parts(
+        Translation3::new(-6.076_184_7_f32, -1.180_894_3, 2.048_609),
+        UnitQuaternion::new_unchecked(q),
+    );
+    let input = GjkInput::new(&point, &cylinder, pos12)
+        .with_radii(radius, 0.0)
+        .with_shape_sizes(radius, h);
+    let options = EpaOptions {
+        curved: true,
+        ..EpaOptions::default()
+    };
+    let out = epa(&input, &options, &mut EpaWorkspace::new());
+    let p = out.status.penetration();
+    // The ball's centre in the cylinder's frame (f64, the rotation normalised).
+    let q64 = UnitQuaternion::new_normalize(q.cast::<f64>());
+    let t64: Vector<f64> = pos12.translation.vector.cast();
+    let centre = q64.inverse() * -t64;
+    let truth = f64::from(r) - centre.x.hypot(centre.z) + f64::from(radius);
+    let (depth, gap) = (f64::from(p.depth), f64::from(p.gap));
+    let slack = 8.0 * f64::from(f32::EPSILON) * f64::from(h);
+    assert!(
+        depth - gap - slack <= truth && truth <= depth + gap + slack,
+        "{out:?}: the depth {truth} outside {depth} ± {gap}"
+    );
+}

@@ -557,6 +557,12 @@ fn snap_to_face_normal<T: Real>(
         contact.lower_bound = Float::max(contact.lower_bound, g);
         contact.dist = Float::min(contact.lower_bound, contact.upper_bound);
     }
+    // Every gap and bound above carries the rounding of the larger shape's coordinates (a few
+    // `ε·size`); where the distance and a bound disagree by that much, the bound widens to the
+    // distance, so that a contact's distance always lies within its bounds (a side's gap below
+    // EPA's lower bound by 8 ε of a cone 46 long, f32).
+    contact.lower_bound = Float::min(contact.lower_bound, contact.dist);
+    contact.upper_bound = Float::max(contact.upper_bound, contact.dist);
     hints
 }
 
@@ -975,5 +981,89 @@ mod tests {
         }
         // The stalled path, where the witnesses were off, is exercised.
         assert!(stalled >= 100, "{stalled} of 600 stalled");
+    }
+
+    /// Small shapes (boxes, cones, balls, 1e-4–1e-2 of the large size) anywhere inside large
+    /// cones and cylinders (half-height 1–50, radius 0.02–1 of that), at random turns, in both
+    /// orders and precisions: every contact's distance lies within its own bounds. Each gap and
+    /// bound carries the rounding of the large shape's coordinates, and a sweep found the
+    /// distance (a side's gap) outside the bounds (EPA's) by up to 8 ε of the size in 3 % of
+    /// such f32 pairs, 11 ε in f64 (`snap_to_face_normal` widens the bounds to it).
+    #[test]
+    fn a_small_shape_deep_in_a_large_one_has_its_distance_within_its_bounds() {
+        use nphase_math::Real;
+        use nphase_shapes::{Ball, Cone, Cuboid};
+        fn shapes<T: Real>(kind: usize, [h, r, s]: [f64; 3]) -> [Shape<T>; 2] {
+            let l = |x: f64| T::lit(x);
+            let small = match kind % 3 {
+                0 => Shape::Cuboid(
+                    Cuboid::new(Vector::new(l(s), l(s * 0.6), l(s * 0.3))).expect("valid"),
+                ),
+                1 => Shape::Cone(Cone::new(l(s), l(s * 0.7)).expect("valid")),
+                _ => Shape::Ball(Ball::new(l(s)).expect("valid")),
+            };
+            let large = if kind / 3 == 0 {
+                Shape::Cone(Cone::new(l(h), l(r)).expect("valid"))
+            } else {
+                Shape::Cylinder(Cylinder::new(l(h), l(r)).expect("valid"))
+            };
+            [small, large]
+        }
+        fn check<T: Real>(
+            kind: usize,
+            sizes: [f64; 3],
+            small_in_large: &Isometry<f64>,
+            swapped: bool,
+        ) {
+            let [small, large] = shapes::<T>(kind, sizes);
+            let pose: Isometry<T> = convert_ref(small_in_large);
+            let (a, b, pos12) = if swapped {
+                (&large, &small, pose)
+            } else {
+                (&small, &large, pose.inverse())
+            };
+            let mut cache = SimplexCache::EMPTY;
+            let outcome = query_pair(
+                a,
+                b,
+                &pos12,
+                T::zero(),
+                &mut cache,
+                &mut PairWorkspace::new(),
+            );
+            let c = outcome.contact.expect("the small shape is inside");
+            assert!(
+                c.lower_bound <= c.dist && c.dist <= c.upper_bound,
+                "kind {kind}, swapped {swapped}: {c:?}"
+            );
+        }
+        let mut rng = Pcg64::seed_from_u64(2_04);
+        for trial in 0..3_000 {
+            let kind = trial % 6;
+            let h: f64 = 10f64.powf(rng.random_range(0.0..1.7));
+            let r = h * rng.random_range(0.02..1.0);
+            let s = 10f64.powf(rng.random_range(-4.0..-2.0)) * h.max(r);
+            // A centre inside the large shape (by rejection).
+            let centre = loop {
+                let p = Vector::new(
+                    rng.random_range(-r..r),
+                    rng.random_range(-h..h),
+                    rng.random_range(-r..r),
+                );
+                let rho = p.x.hypot(p.z);
+                let room = if kind / 3 == 0 {
+                    r * (h - p.y) / (2.0 * h)
+                } else {
+                    r
+                };
+                if rho < room {
+                    break p;
+                }
+            };
+            let small_in_large = Isometry::from_parts(centre.into(), random_turn(&mut rng));
+            let swapped = trial % 12 >= 6;
+            check::<f32>(kind, [h, r, s], &small_in_large, swapped);
+            check::<f64>(kind, [h, r, s], &small_in_large, swapped);
+        }
     }
 }
