@@ -423,6 +423,9 @@ fn promote_within_promise<T: Real>(
 /// normal whose gap exceeds the reported distance is strictly closer to the truth: the contact
 /// takes it, and B's witness is placed at A's along it (a side's or slant's normal: the small
 /// core's deepest point along it is its witness, the large core's the distance along it).
+/// The side's deepest point also bounds the distance from above in closed form: an estimate
+/// above that bound gives way to the side's normal or, where the normal stands, to its
+/// certified gap; and the bounds are widened, by rounding at most, to hold the distance.
 ///
 /// Returns what it learnt of the supporting features for the manifold ([`SupportHints`],
 /// hull cores only): a vertex of each hull's support set along the reported normal's

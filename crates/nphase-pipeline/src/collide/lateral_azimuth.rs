@@ -39,9 +39,9 @@
 //! azimuth for `f` to be concave across it, and `f` may have several local maxima around the
 //! turn (every azimuth nearly as deep: EPA's normal may lie anywhere); sixteen azimuths around
 //! the turn bracket them, each bracket is bisected, and the maximiser that reaches furthest in
-//! is the answer. Either way the answer is
-//! only a candidate, whose support gap is a certified lower bound, and the deepest point's
-//! closed-form distance an upper bound (both true of any azimuth).
+//! is the answer. Either way the answer is only a candidate, whose support gap (in closed
+//! form, `Side::gap`) is a certified lower bound, and the deepest point's closed-form distance
+//! an upper bound (both true of any azimuth).
 //!
 //! # When it answers
 //! For a size ratio of [`SMALL_ON_LARGE_RATIO`] or more (where EPA's tilt can matter and the
@@ -66,8 +66,9 @@ use super::convex_gjk::{CoreInput, support_gap};
 const MAX_STEPS: usize = 32;
 
 /// Azimuths sampled around the whole turn for a small core near the axis, whose `f` may have
-/// several local maxima (module doc): each pair of neighbours 22.5° apart brackets at most one
-/// for a core at most a few of its sizes from the axis.
+/// several local maxima (module doc): a few for a box (one per face about the axis) or a
+/// needle (its two ends). Two maxima closer than 22.5° can share a bracket, and bisection then
+/// finds one of them (the answer stays a candidate, certified by its gap).
 const NEAR_AXIS_SAMPLES: usize = 16;
 
 /// A small core against a large cylinder's side or cone's slant (module doc), in A's frame.
@@ -865,6 +866,30 @@ mod tests {
         assert_eq!(answered, 200);
     }
 
+    /// A needle (a cone of radius 0), a ball, a box or a cone of size `size`, by `kind`.
+    fn tiny_shape<T: Real>(kind: usize, size: f64) -> Shape<T> {
+        let l = |x: f64| T::lit(x);
+        match kind {
+            0 => Shape::Cone(Cone::new(l(size), T::zero()).expect("valid")),
+            1 => Shape::Ball(nphase_shapes::Ball::new(l(size)).expect("valid")),
+            2 => {
+                let half = Vector::new(l(size), l(size * 0.6), l(size * 0.3));
+                Shape::Cuboid(Cuboid::new(half).expect("valid"))
+            }
+            _ => Shape::Cone(Cone::new(l(size), l(size * 0.7)).expect("valid")),
+        }
+    }
+
+    /// A cone (`cone`) or a cylinder of half-height `h` and radius `r`.
+    fn large_lateral<T: Real>(cone: bool, h: f64, r: f64) -> Shape<T> {
+        let (h, r) = (T::lit(h), T::lit(r));
+        if cone {
+            Shape::Cone(Cone::new(h, r).expect("valid"))
+        } else {
+            Shape::Cylinder(Cylinder::new(h, r).expect("valid"))
+        }
+    }
+
     /// Tiny shapes (a needle — a cone of radius 0 —, a ball, a box, a cone; size 1e-4–0.05) at
     /// or near the axis of a thin cone or cylinder (half-height 2–40, radius 0.02–0.3 of it),
     /// where the lateral surface is nearest, at random turns, in both orders: the f32 contact
@@ -882,33 +907,9 @@ mod tests {
             let size = 10f64.powf(rng.random_range(-4.0..-1.3));
             let h: f64 = rng.random_range(2.0..40.0);
             let r = h * rng.random_range(0.02..0.3);
-            let small = |kind: usize| -> [(Shape<f64>, Shape<f32>); 1] {
-                fn make<T: Real>(kind: usize, size: f64) -> Shape<T> {
-                    let l = |x: f64| T::lit(x);
-                    match kind {
-                        0 => Shape::Cone(Cone::new(l(size), T::zero()).expect("valid")),
-                        1 => Shape::Ball(nphase_shapes::Ball::new(l(size)).expect("valid")),
-                        2 => {
-                            let half = Vector::new(l(size), l(size * 0.6), l(size * 0.3));
-                            Shape::Cuboid(Cuboid::new(half).expect("valid"))
-                        }
-                        _ => Shape::Cone(Cone::new(l(size), l(size * 0.7)).expect("valid")),
-                    }
-                }
-                [(make(kind, size), make(kind, size))]
-            };
-            let [small] = small(trial / 4 % 4);
-            let large: (Shape<f64>, Shape<f32>) = if cone {
-                (
-                    Shape::Cone(Cone::new(h, r).expect("valid")),
-                    Shape::Cone(Cone::new(h as f32, r as f32).expect("valid")),
-                )
-            } else {
-                (
-                    Shape::Cylinder(Cylinder::new(h, r).expect("valid")),
-                    Shape::Cylinder(Cylinder::new(h as f32, r as f32).expect("valid")),
-                )
-            };
+            let kind = trial / 4 % 4;
+            let small = (tiny_shape(kind, size), tiny_shape(kind, size));
+            let large = (large_lateral(cone, h, r), large_lateral(cone, h, r));
             // The height: the cone's middle third (its slant is nearer than its base there when
             // thin), the cylinder's middle half; the centre within a few sizes of the axis.
             let y = if cone {
