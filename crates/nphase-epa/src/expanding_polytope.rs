@@ -298,7 +298,8 @@ where
     // above `b.upper` by rounding, counts as wide as it is inverted).
     // Where the polytope does not enclose the origin, `lower` is no certificate and the depth is
     // not clamped; `b.upper` still bounds the depth wherever the cores overlap, so the gap
-    // reaches from the estimate's depth up to it (f32, a ball 0.75 deep in a cylinder 17 tall:
+    // reaches from the estimate's depth to it, and over `lower` below it (f32, a ball 0.75 deep
+    // in a cylinder 17 tall:
     // b's plane 3.4e-5 below `lower`, a gap of `b.upper − lower`, 1.1e-6, left the bracket
     // `depth ± gap` 3.3e-5 short of the truth).
     let enclosed = enclosed == Some(true);
@@ -312,7 +313,7 @@ where
                 p.clamp_depth(low + r1 + r2, high + r1 + r2);
             } else {
                 let core = p.depth - r1 - r2;
-                p.gap = Float::max(b.upper - Float::min(lower, core), T::zero());
+                p.gap = Float::max(Float::abs(b.upper - core), b.upper - lower);
             }
             p
         }

@@ -616,8 +616,12 @@ where
             // simplex a meridian triangle through the origin, `|v|` 4e-6 and its plane 5e-7
             // from the origin; as a stall, EPA from it ended 0.27 deep outside GJK's bracket,
             // and the pair was reported touching).
+            // (Unless GJK's certified lower bound proves the cores further apart than that.)
             let (_, core_distance) = state.refined_direction();
-            if core_distance * core_distance <= touch2(&state, tol.gjk_touch) {
+            let touch2 = touch2(&state, tol.gjk_touch);
+            if core_distance * core_distance <= touch2
+                && !(state.best_lower > T::zero() && state.best_lower * state.best_lower > touch2)
+            {
                 stats.exit = GjkExit::Touching;
                 return finish_overlap(state, stats, cache, simplex_out);
             }

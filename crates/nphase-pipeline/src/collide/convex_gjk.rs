@@ -548,15 +548,12 @@ fn snap_to_face_normal<T: Real>(
         // it is above g).
         contact.lower_bound = Float::max(contact.lower_bound, g);
         contact.upper_bound = Float::max(contact.upper_bound, g);
-    } else if estimate_above_side {
-        // The normal stands, its estimate does not: the distance becomes the normal's
-        // certified gap (`settle_witnesses` then places the witnesses on it). A small cone near
-        // a large cylinder's axis, f32: EPA's normal right to 2e-7, its estimate 1e-4 above the
-        // side's bound, the side's own normal a rounding error worse by its gap.
-        let g = match best {
-            Some((_, g)) => g,
-            None => own.unwrap_or_else(|| gap(&n)),
-        };
+    } else if let Some((_, g)) = best.filter(|_| estimate_above_side) {
+        // The normal stands (the side was a candidate, and lost), its estimate does not: the
+        // distance becomes the normal's certified gap (`settle_witnesses` then places the
+        // witnesses on it). A small cone near a large cylinder's axis, f32: EPA's normal right
+        // to 2e-7, its estimate 1e-4 above the side's bound, the side's own normal a rounding
+        // error worse by its gap.
         contact.lower_bound = Float::max(contact.lower_bound, g);
         contact.dist = Float::min(contact.lower_bound, contact.upper_bound);
     }
@@ -564,8 +561,13 @@ fn snap_to_face_normal<T: Real>(
     // `ε·size`); where the distance and a bound disagree by that much, the bound widens to the
     // distance, so that a contact's distance always lies within its bounds (a side's gap below
     // EPA's lower bound by 8 ε of a cone 46 long, f32).
-    contact.lower_bound = Float::min(contact.lower_bound, contact.dist);
-    contact.upper_bound = Float::max(contact.upper_bound, contact.dist);
+    // (Compared, not `min`/`max`: a bound that is not a number stays one, and fails safe.)
+    if contact.dist < contact.lower_bound {
+        contact.lower_bound = contact.dist;
+    }
+    if contact.dist > contact.upper_bound {
+        contact.upper_bound = contact.dist;
+    }
     hints
 }
 

@@ -85,13 +85,14 @@ pub(super) struct Side<T: Real> {
     /// The signed distance of `small_point` from the large core, in closed form (the point
     /// lies beside the lateral segment: `Lateral::outside`).
     pub outside: T,
-    /// The cores' support gap along the normal, in closed form: how far `small_point` lies
-    /// beyond the lateral surface's support plane, `s · r(φ) − (bottom cos α − h sin α)` (the
-    /// large core's support value, the same at every azimuth). A certified lower bound on the
-    /// cores' signed distance, as [`support_gap`] along the normal is — but exact to the
-    /// rounding of the small core's coordinates, where the large core's support point along
-    /// a lateral normal is an end of a whole generator or side line and carries its length
-    /// times the normal's rounding (7.6e-5 for a needle in a cone 27 long, f32).
+    /// The cores' support gap along the normal, in closed form: how far the small core's
+    /// support point along the inward normal lies beyond the lateral surface's support plane,
+    /// `s · r(φ) − (bottom cos α − h sin α)` (the large core's support value, the same at every
+    /// azimuth). A certified lower bound on the cores' signed distance, as [`support_gap`]
+    /// along the normal is — but rounded as the small core's point is in the large core's frame
+    /// (ε times its distance from the large core's centre), where the large core's support
+    /// point along a lateral normal is an end of a whole generator or side line and carries
+    /// its length times the normal's rounding (7.6e-5 for a needle in a cone 27 long, f32).
     pub gap: T,
 }
 
@@ -195,6 +196,13 @@ pub(super) fn side_normal<T: Real>(input: &CoreInput<'_, T>, n: &Vector<T>) -> O
         let s = pose * local;
         (local, s, cos * s.z - sin * s.x)
     };
+    // How far `small` reaches in along `r` (the large core's frame): its own support point's,
+    // not the interpolated deepest point's (a mix of two points reaches less far than the
+    // nearer of them, and the gap from it would be no lower bound).
+    let reach_in = |r: &Vector<T>| {
+        let support = small.local_support_point(&pose.rotation.inverse_transform_vector(&-r));
+        (pose * support).coords.dot(r)
+    };
     // The bracket: about the centre of the small core's bounding box, wide enough for all of
     // it (EPA's azimuth may lie outside: 9e-4 rad off for a 1.5 cm box in a cylinder of radius
     // 95, in f32), at least a few ε (a point core, a ball's, has no extent). Nearer the axis
@@ -217,9 +225,9 @@ pub(super) fn side_normal<T: Real>(input: &CoreInput<'_, T>, n: &Vector<T>) -> O
         }
         maximiser(&lateral, &deepest_at, (lo, below), (hi, above))?
     } else {
-        let start = Float::atan2(dir.z, dir.x);
+        // From −π, so that every azimuth stays within [−π, π] (its rounding with it).
         let step = T::two_pi() / T::lit(NEAR_AXIS_SAMPLES as f64);
-        let at = |k: usize| start + step * T::lit(k as f64);
+        let at = |k: usize| -T::pi() + step * T::lit(k as f64);
         let samples: [_; NEAR_AXIS_SAMPLES] = core::array::from_fn(|k| deepest_at(at(k)));
         // The maximiser found so far and how far in it reaches.
         let mut best = None;
@@ -230,7 +238,7 @@ pub(super) fn side_normal<T: Real>(input: &CoreInput<'_, T>, n: &Vector<T>) -> O
                 continue;
             }
             let (r, local) = maximiser(&lateral, &deepest_at, (at(k), below), (at(k + 1), above))?;
-            let reach = (pose * local).coords.dot(&r);
+            let reach = reach_in(&r);
             if best.is_none() || reach > furthest {
                 (best, furthest) = (Some((r, local)), reach);
             }
@@ -239,9 +247,8 @@ pub(super) fn side_normal<T: Real>(input: &CoreInput<'_, T>, n: &Vector<T>) -> O
     };
     // Beyond the side's ends (a cap, a rim, a cone's apex or base) the side is not what
     // touches: no side normal.
-    let deepest = pose * local;
-    let outside = lateral.outside(&deepest)?;
-    let gap = deepest.coords.dot(&r) - lateral.support_value();
+    let outside = lateral.outside(&(pose * local))?;
+    let gap = reach_in(&r) - lateral.support_value();
     Some(if a_is_large {
         Side {
             normal: r,
