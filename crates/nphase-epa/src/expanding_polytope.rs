@@ -299,9 +299,8 @@ where
     // Where the polytope does not enclose the origin, `lower` is no certificate and the depth is
     // not clamped; `b.upper` still bounds the depth wherever the cores overlap, so the gap
     // reaches from the estimate's depth to it, and over `lower` below it (f32, a ball 0.75 deep
-    // in a cylinder 17 tall:
-    // b's plane 3.4e-5 below `lower`, a gap of `b.upper − lower`, 1.1e-6, left the bracket
-    // `depth ± gap` 3.3e-5 short of the truth).
+    // in a cylinder 17 tall: b's plane 3.4e-5 below `lower`, a gap of `b.upper − lower`,
+    // 1.1e-6, left the bracket `depth ± gap` 3.3e-5 short of the truth).
     let enclosed = enclosed == Some(true);
     let estimate = match best {
         Some(b) => {
