@@ -101,6 +101,16 @@ pub struct DispatchStats {
     /// Of `points`, those that carried the engine's data (rapier's impulses) over from the
     /// previous frame's point with the same `(fid1, fid2)`: the warm-start hits.
     pub carried_points: u64,
+    /// Of `nphase_pairs`, those answered by nphase's certified reuse
+    /// ([`Reuse`](nphase_pipeline::Reuse)) without a query: a pose bitwise unchanged since the
+    /// pair's last full computation (`Unchanged`), ...
+    pub unchanged_pairs: u64,
+    /// ... a pair proved beyond the prediction distance by how little it moved since
+    /// (`Apart`), ...
+    pub apart_pairs: u64,
+    /// ... and a contact that moved too little to change its answer beyond the tolerances
+    /// (`Still`). The rest were computed in full.
+    pub still_pairs: u64,
     /// One-shot queries (`contact`, `distance`, `closest_points`, `intersection_test`)
     /// answered by nphase.
     pub nphase_queries: u64,
@@ -123,6 +133,9 @@ impl Dispatcher {
             inexact_pairs: pairs.inexact,
             points: pairs.points,
             carried_points: pairs.carried,
+            unchanged_pairs: pairs.unchanged,
+            apart_pairs: pairs.apart,
+            still_pairs: pairs.still,
             nphase_queries: load(&i.nphase_queries),
             parry_queries: load(&i.parry_queries),
             cached_hulls: i.hulls.len(),

@@ -1,7 +1,8 @@
 //! The counters of the contact-manifold queries nphase answers, one slot per thread.
 //!
-//! Every pair a [`Dispatcher`](crate::Dispatcher) answers adds to three counters (pairs,
-//! points, points that carried the engine's data). As shared atomics that is three locked
+//! Every pair a [`Dispatcher`](crate::Dispatcher) answers adds to its counters (pairs, inexact
+//! pairs, points, points that carried the engine's data, and the pairs each certified shortcut
+//! answered). As shared atomics that is three locked
 //! read-modify-writes per pair, about 17 ns of a 58 ns pair that did not move (measured on one
 //! ball pair in a loop, caches warm). Here each thread owns a slot that it alone writes, with a
 //! plain load and store (no lock); a reader sums the slots. A thread takes its slot index once,
@@ -13,6 +14,8 @@
 //! far as a baseline, which later readings subtract.
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+use nphase_pipeline::Reuse;
 
 use crate::parry_manifold::PairReport;
 
@@ -27,40 +30,71 @@ thread_local! {
     static SLOT: usize = NEXT_SLOT.fetch_add(1, Ordering::Relaxed);
 }
 
-/// What the counters hold: pairs answered, of those inexact ones, points, carried points.
+/// What the counters hold: pairs answered, of those inexact ones, points, carried points, and
+/// the pairs answered by each certified shortcut (nphase's [`Reuse`]: `Unchanged`, `Apart`,
+/// `Still`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct PairCounts {
     pub(crate) pairs: u64,
     pub(crate) inexact: u64,
     pub(crate) points: u64,
     pub(crate) carried: u64,
+    pub(crate) unchanged: u64,
+    pub(crate) apart: u64,
+    pub(crate) still: u64,
+}
+
+impl PairCounts {
+    fn from_array([pairs, inexact, points, carried, unchanged, apart, still]: [u64; 7]) -> Self {
+        PairCounts {
+            pairs,
+            inexact,
+            points,
+            carried,
+            unchanged,
+            apart,
+            still,
+        }
+    }
+
+    fn to_array(self) -> [u64; 7] {
+        [
+            self.pairs,
+            self.inexact,
+            self.points,
+            self.carried,
+            self.unchanged,
+            self.apart,
+            self.still,
+        ]
+    }
+
+    /// One report's additions.
+    fn of(report: PairReport) -> Self {
+        PairCounts {
+            pairs: 1,
+            inexact: u64::from(report.inexact),
+            points: u64::from(report.points),
+            carried: u64::from(report.carried),
+            unchanged: u64::from(report.reuse == Reuse::Unchanged),
+            apart: u64::from(report.reuse == Reuse::Apart),
+            still: u64::from(report.reuse == Reuse::Still),
+        }
+    }
 }
 
 /// One thread's counters, on a cache line of their own.
 #[derive(Debug, Default)]
 #[repr(align(64))]
 struct Slot {
-    pairs: AtomicU64,
-    inexact: AtomicU64,
-    points: AtomicU64,
-    carried: AtomicU64,
+    counters: [AtomicU64; 7],
 }
 
 const _: () = assert!(size_of::<Slot>() == 64);
 
 impl Slot {
-    fn counters(&self) -> [&AtomicU64; 4] {
-        [&self.pairs, &self.inexact, &self.points, &self.carried]
-    }
-
     fn counts(&self) -> PairCounts {
-        let [pairs, inexact, points, carried] = self.counters().map(|c| c.load(Ordering::Relaxed));
-        PairCounts {
-            pairs,
-            inexact,
-            points,
-            carried,
-        }
+        PairCounts::from_array(self.counters.each_ref().map(|c| c.load(Ordering::Relaxed)))
     }
 }
 
@@ -76,22 +110,17 @@ pub(crate) struct PairCounters {
 impl PairCounters {
     /// Counts one pair.
     pub(crate) fn count(&self, report: PairReport) {
-        let add = [
-            1,
-            u64::from(report.inexact),
-            u64::from(report.points),
-            u64::from(report.carried),
-        ];
+        let add = PairCounts::of(report).to_array();
         match SLOT.try_with(|&i| i) {
             Ok(i) if i < SLOTS => {
                 // This thread is the slot's only writer: load and store, no lock.
-                for (c, n) in self.slots[i].counters().into_iter().zip(add) {
+                for (c, n) in self.slots[i].counters.iter().zip(add) {
                     c.store(c.load(Ordering::Relaxed) + n, Ordering::Relaxed);
                 }
             }
             // Past the slots, or while the thread's locals are torn down.
             _ => {
-                for (c, n) in self.shared.counters().into_iter().zip(add) {
+                for (c, n) in self.shared.counters.iter().zip(add) {
                     if n > 0 {
                         c.fetch_add(n, Ordering::Relaxed);
                     }
@@ -102,36 +131,26 @@ impl PairCounters {
 
     /// The counts since the last reset.
     pub(crate) fn totals(&self) -> PairCounts {
-        let (sum, base) = (self.sum(), self.baseline.counts());
-        PairCounts {
-            pairs: sum.pairs.saturating_sub(base.pairs),
-            inexact: sum.inexact.saturating_sub(base.inexact),
-            points: sum.points.saturating_sub(base.points),
-            carried: sum.carried.saturating_sub(base.carried),
-        }
+        let (sum, base) = (self.sum().to_array(), self.baseline.counts().to_array());
+        PairCounts::from_array(std::array::from_fn(|k| sum[k].saturating_sub(base[k])))
     }
 
     /// Makes the counts start from zero again.
     pub(crate) fn reset(&self) {
-        let sum = self.sum();
-        let values = [sum.pairs, sum.inexact, sum.points, sum.carried];
-        for (c, v) in self.baseline.counters().into_iter().zip(values) {
+        for (c, v) in self.baseline.counters.iter().zip(self.sum().to_array()) {
             c.store(v, Ordering::Relaxed);
         }
     }
 
     /// Every slot's counts, summed.
     fn sum(&self) -> PairCounts {
-        self.slots
+        let sum = self
+            .slots
             .iter()
             .chain([&self.shared])
-            .map(Slot::counts)
-            .fold(PairCounts::default(), |a, c| PairCounts {
-                pairs: a.pairs + c.pairs,
-                inexact: a.inexact + c.inexact,
-                points: a.points + c.points,
-                carried: a.carried + c.carried,
-            })
+            .map(|slot| slot.counts().to_array())
+            .fold([0; 7], |a, c| std::array::from_fn(|k| a[k] + c[k]));
+        PairCounts::from_array(sum)
     }
 }
 
@@ -139,13 +158,21 @@ impl PairCounters {
 mod tests {
     use super::*;
 
-    fn report(points: u8, carried: u8, inexact: bool) -> PairReport {
+    fn report(points: u8, carried: u8, inexact: bool, reuse: Reuse) -> PairReport {
         PairReport {
             inexact,
             points,
             carried,
+            reuse,
         }
     }
+
+    const REUSES: [Reuse; 4] = [
+        Reuse::Computed,
+        Reuse::Unchanged,
+        Reuse::Apart,
+        Reuse::Still,
+    ];
 
     /// More threads than slots (some write the shared slot, the others their own): every
     /// count arrives; a reset starts from zero, and counting goes on from there.
@@ -158,7 +185,8 @@ mod tests {
                 let counters = &counters;
                 s.spawn(move || {
                     for _ in 0..1000 {
-                        counters.count(report((t % 5) as u8, (t % 3) as u8, t % 2 == 0));
+                        let reuse = REUSES[(t % 4) as usize];
+                        counters.count(report((t % 5) as u8, (t % 3) as u8, t % 2 == 0, reuse));
                     }
                 });
             }
@@ -168,16 +196,22 @@ mod tests {
             inexact: 1000 * (0..threads).filter(|t| t % 2 == 0).count() as u64,
             points: 1000 * (0..threads).map(|t| t % 5).sum::<u64>(),
             carried: 1000 * (0..threads).map(|t| t % 3).sum::<u64>(),
+            unchanged: 1000 * (0..threads).filter(|t| t % 4 == 1).count() as u64,
+            apart: 1000 * (0..threads).filter(|t| t % 4 == 2).count() as u64,
+            still: 1000 * (0..threads).filter(|t| t % 4 == 3).count() as u64,
         };
         assert_eq!(counters.totals(), expected);
         counters.reset();
         assert_eq!(counters.totals(), PairCounts::default());
-        counters.count(report(4, 2, false));
+        counters.count(report(4, 2, false, Reuse::Still));
         let one = PairCounts {
             pairs: 1,
             inexact: 0,
             points: 4,
             carried: 2,
+            unchanged: 0,
+            apart: 0,
+            still: 1,
         };
         assert_eq!(counters.totals(), one);
     }

@@ -23,7 +23,8 @@
 //!
 //! nphase's own manifold of the pair is kept with its state in the pair's workspace, since
 //! `update_manifold` starts from last frame's (and returns it as it is when the pose did not
-//! change, or moved by less than a tenth of the accuracy tolerance: nphase's certified reuse).
+//! change, or moved too little to change it beyond the accuracy tolerance: nphase's certified
+//! reuse).
 //! Scratch space (EPA's polytope, clipping buffers) is per thread and reused, so a pair
 //! allocates nothing once the buffers have grown.
 
@@ -48,6 +49,8 @@ pub(crate) struct PairReport {
     pub(crate) points: u8,
     /// Of those, the points whose data was carried over from last frame's.
     pub(crate) carried: u8,
+    /// Which certified shortcut answered, if any.
+    pub(crate) reuse: Reuse,
 }
 
 /// Per-thread scratch of pair queries.
@@ -91,6 +94,7 @@ fn collide_with<M, C: Copy + Default>(
         inexact: outcome.quality != ContactQuality::Converged,
         points: 0,
         carried: 0,
+        reuse: outcome.reuse,
     };
     let points = &pair.manifold.points;
     if points.is_empty() {

@@ -41,19 +41,22 @@
 //!   before it (so a pair's first manifold never stands: built without history, it can differ
 //!   from the next one built with it, a point named alike placed elsewhere) — keeps that
 //!   manifold as it is (normal, points, distances, ids), while the caller has not emptied it,
-//!   and while `m` stays within `δ = accuracy × small`
+//!   and while `m` stays within the allowance `(8 δ − w) / 2`: `δ = accuracy × small`
 //!   ([`Tolerances::accuracy`](nphase_math::Tolerances::accuracy), a tenth of
 //!   docs/accuracy.md's tolerance; `small` the smaller shape's half-diagonal, which keeps `δ`
-//!   within the small-on-large tolerance too). `m` is rounded up here by
+//!   within the small-on-large tolerance too) and `w ≤ 6 δ` the last answer's certified
+//!   bracket, so the allowance runs from `δ` (`w = 6 δ`) to `4 δ` (an answer exact to
+//!   rounding, as most are); it is kept in eighths of `δ`, rounded down. `m` is rounded up by
 //!   `16 ε (|t − t₀| + ρ)`: the difference of the translations carries a rounding relative to
 //!   itself, the quaternion product and the norm of its vector part a few ε (a unit
 //!   quaternion's norm drifting by a few ε between frames included). Why that is the full
-//!   computation's answer within the tolerance: B moved by at most `δ` in A's frame, so the
-//!   true signed distance moved by at most `δ`, and so did the separation of each point's
+//!   computation's answer within the tolerance: B moved by at most `m` in A's frame, so the
+//!   true signed distance moved by at most `m`, and so did the separation of each point's
 //!   two ends along the normal (the end on B moved with B; the end on A and the normal
-//!   stayed); the support gap of the two shapes along the kept normal moved by at most `δ` as
-//!   well. The last answer was off by at most its bracket, `6 δ`; the standing one is off
-//!   the exact answer by at most `8 δ`, within the tolerance `10 δ` — however many frames it
+//!   stayed); the support gap of the two shapes along the kept normal moved by at most `m` as
+//!   well. The last answer (and its normal's support gap) was off by at most its bracket `w`;
+//!   the standing distance is off the exact one by at most `w + m`, and the normal's support
+//!   gap by at most `w + 2 m ≤ 8 δ`, within the tolerance `10 δ` — however many frames it
 //!   stands, since `m` is measured from `P₀` — and its normal's support gap matches the true
 //!   distance as closely. What a full computation would add is its own choice of points: it
 //!   keeps last frame's points by their ids (its id hysteresis reaches `2τ`, 2 % of the
@@ -220,11 +223,18 @@ pub struct LastComputation<T: Real> {
     pub still_within: T,
     /// How that computation ended (a reused answer is as good as the one it reuses).
     pub quality: ContactQuality,
-    /// Whether that computation's manifold may stand while B stays within `still_within`: a
-    /// contact that converged within `6 δ` (its certified bounds), whose manifold has the same
-    /// ids as the one before it (see the module doc); false in a state saved before it existed.
+    /// Whether that computation's manifold may stand while B stays within `still_eighths`
+    /// eighths of `still_within`: a contact that converged within `6 δ` (its certified
+    /// bounds), whose manifold has the same ids as the one before it (see the module doc);
+    /// false in a state saved before it existed.
     #[cfg_attr(feature = "serde", serde(default))]
     pub stands: bool,
+    /// The allowance of [`Reuse::Still`] after that computation, in eighths of
+    /// `still_within` (`δ`): `(8 δ − w) / 2` rounded down, `w` its certified bracket — 8 (`δ`)
+    /// for `w = 6 δ` up to 32 (`4 δ`) for `w = 0` (the module doc); 8 in a state saved before
+    /// it existed.
+    #[cfg_attr(feature = "serde", serde(default = "eight"))]
+    pub still_eighths: u8,
 }
 
 /// The default of [`LastComputation::still_within`] in a saved state that lacks it.
@@ -233,10 +243,18 @@ fn zero<T: Real>() -> T {
     T::zero()
 }
 
+/// The default of [`LastComputation::still_eighths`] in a saved state that lacks it: the
+/// allowance `δ` such a state was saved with.
+#[cfg(feature = "serde")]
+fn eight() -> u8 {
+    8
+}
+
 // The per-pair record an engine keeps inline, pinned: GJK's cache (32 bytes), the
 // separating-axis feature (6, padded to 8), the manifold's history (24: its turn budgets took
 // 4 bytes of what was padding), the last full computation (a pose, three bounds, a quality, a
-// flag; the allowance of `Still` made it 8 bytes larger) and
+// flag and the allowance in eighths, in what was padding; the allowance of `Still` made it 8
+// bytes larger) and
 // the pointers to EPA's kept polytope and to the separating-axis certificate (8 each).
 const _: () = assert!(size_of::<PairState<f32>>() <= 128);
 const _: () = assert!(size_of::<PairState<f64>>() <= 168);
@@ -361,6 +379,7 @@ pub fn update_manifold<T: Real>(
         still_within,
         quality: outcome.quality,
         stands: false,
+        still_eighths: 8,
     });
     let previous: ArrayVec<ContactPoint<T>, MAX_MANIFOLD_POINTS> =
         core::mem::take(&mut manifold.points);
@@ -399,12 +418,14 @@ pub fn update_manifold<T: Real>(
     if !any_persisted {
         manifold.twist_impulse = T::zero();
     }
-    // The last answer's error is at most its certified bracket: within `6 δ`, it stays within
-    // `8 δ` while B moves by `δ` (the module doc).
-    let tight = contact.quality == ContactQuality::Converged
-        && contact.upper_bound - contact.lower_bound <= T::lit(6.0) * still_within;
+    // The last answer's error is at most its certified bracket `w`: within `6 δ`, it stays
+    // within `8 δ` while B moves by `(8 δ − w) / 2` (the module doc).
+    let bracket = contact.upper_bound - contact.lower_bound;
+    let tight =
+        contact.quality == ContactQuality::Converged && bracket <= T::lit(6.0) * still_within;
     if let Some(last) = &mut state.last {
         last.stands = tight && all_persisted && manifold.points.len() == previous.len();
+        last.still_eighths = still_eighths(bracket, still_within);
     }
     outcome
 }
@@ -459,7 +480,8 @@ fn certified_reuse<T: Real>(
     let (t, t0) = (&pos12.translation.vector, &last.pos12.translation.vector);
     let shift2 = (t - t0).norm_squared();
     // Most contacts that moved at all moved by more than the allowance: out before the turn.
-    if !apart && !(shift2 <= last.still_within * last.still_within) {
+    let allowance = last.still_within * T::lit(f64::from(last.still_eighths) / 8.0);
+    if !apart && !(shift2 <= allowance * allowance) {
         return None;
     }
     let turn = pos12.rotation * last.pos12.rotation.inverse();
@@ -472,7 +494,16 @@ fn certified_reuse<T: Real>(
         return (last.lower_bound - bound > prediction).then_some((Reuse::Apart, bound));
     }
     let bound = moved + sixteen_eps * (shift + last.reach2);
-    (bound <= last.still_within).then_some((Reuse::Still, bound))
+    (bound <= allowance).then_some((Reuse::Still, bound))
+}
+
+/// The allowance of `Still` after an answer whose certified bracket is `bracket`, in eighths
+/// of `delta` (`δ`): `(8 δ − w) / 2` rounded down, within 8 (`δ`, where `w = 6 δ` or worse)
+/// and 32 (`4 δ`); the module doc derives it. NaN gives 8.
+fn still_eighths<T: Real>(bracket: T, delta: T) -> u8 {
+    let eighths = T::lit(32.0) - T::lit(4.0) * bracket / delta;
+    let eighths = Float::floor(Float::min(Float::max(eighths, T::lit(8.0)), T::lit(32.0)));
+    eighths.to_u8().unwrap_or(8)
 }
 
 /// Whether two poses are the same bit for bit (`==` alone does not tell −0 from +0). Without
@@ -521,7 +552,7 @@ mod tests {
     use nphase_math::nalgebra::{Quaternion, Translation3, UnitQuaternion};
     use nphase_math::{Isometry, Rotation, Vector};
 
-    use super::{LastComputation, bitwise_equal, certified_reuse};
+    use super::{LastComputation, bitwise_equal, certified_reuse, still_eighths};
     use crate::{ContactQuality, Reuse};
 
     /// `Still` holds up to its allowance and not past it, for a translation and for a turn
@@ -540,6 +571,7 @@ mod tests {
             still_within: 1e-6,
             quality: ContactQuality::Converged,
             stands: true,
+            still_eighths: 8,
         };
         let shifted = |d: f64| {
             let mut p = p0;
@@ -572,6 +604,38 @@ mod tests {
         assert_eq!(still(&p0, &fallen), Some(Reuse::Unchanged));
         // A non-finite pose certifies nothing.
         assert_eq!(still(&shifted(f64::NAN), &last), None);
+        // An answer exact to rounding stands for four times as far (32 eighths of `δ`).
+        let exact = LastComputation {
+            still_eighths: 32,
+            ..last
+        };
+        assert_eq!(still(&shifted(3.99e-6), &exact), Some(Reuse::Still));
+        assert_eq!(still(&shifted(4.01e-6), &exact), None);
+        assert_eq!(still(&turned(0.99e-6), &exact), Some(Reuse::Still));
+        assert_eq!(still(&turned(1.01e-6), &exact), None);
+    }
+
+    /// The allowance `(8 δ − w) / 2` in eighths of `δ`, rounded down: `δ` at the widest
+    /// bracket that stands (`6 δ`) and beyond, `4 δ` at none; a NaN bracket gives the
+    /// narrowest.
+    #[test]
+    fn the_allowance_shrinks_with_the_bracket() {
+        let delta = 1e-5f32;
+        let eighths = |w: f32| still_eighths(w, delta);
+        assert_eq!(eighths(0.0), 32);
+        assert_eq!(eighths(0.01 * delta), 31);
+        assert_eq!(eighths(delta), 28);
+        assert_eq!(eighths(2.0 * delta), 24);
+        assert_eq!(eighths(6.0 * delta), 8);
+        assert_eq!(eighths(60.0 * delta), 8);
+        assert_eq!(eighths(f32::NAN), 8);
+        assert_eq!(still_eighths(0.0, 0.0f32), 8);
+        // Rounded down: never more than the derivation allows.
+        for k in 0..=600 {
+            let w = delta * k as f32 / 100.0;
+            let allowance = delta * f32::from(eighths(w)) / 8.0;
+            assert!(w + 2.0 * allowance <= 8.0 * delta * (1.0 + 1e-6), "w = {w}");
+        }
     }
 
     /// Every one of the seven components counts, by its bits: one ulp, or −0 for +0, in any

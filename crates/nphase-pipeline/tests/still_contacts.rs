@@ -9,7 +9,11 @@
 //! more than the manifold's depth margin (`2 × DEPTH_HYSTERESIS × scale`: the points are
 //! history's) and `2 tol`; the lower bound reported at most the cold distance (up to `tol`);
 //! the kept normal a minimiser (its support gap within `3 tol` of the cold distance: both
-//! answers' own errors and the tolerance).
+//! answers' own errors and the tolerance). And sharper, the bound the shortcut is derived
+//! to keep (`pair.rs`): in f64, on the same pose, the kept normal's support gap within
+//! `8 δ` of the exact distance (`δ = accuracy × small`, up to the f32 rounding of the shapes
+//! and the normal) — the one check that fails as soon as the allowance outgrows its
+//! derivation.
 //! A guard checks that the shortcut answered most creeping frames and none of the drifting
 //! ones.
 
@@ -18,7 +22,7 @@ mod common;
 use common::{random_pair, random_unit, rng, scale, zoo, zoo_in};
 use nphase_gjk::SimplexCache;
 use nphase_math::nalgebra::UnitQuaternion;
-use nphase_math::{Isometry, Vector};
+use nphase_math::{Isometry, Real, Vector};
 use nphase_pipeline::{
     ContactManifold, ContactQuality, DEPTH_HYSTERESIS, PairInput, PairState, PairWorkspace, Reuse,
     query_pair, update_manifold,
@@ -34,8 +38,14 @@ const CREEPING: usize = 30;
 
 /// The support gap of the two shapes along `n` (A's frame): the signed distance the normal
 /// `n` certifies.
-fn support_gap(a: &Shape<f32>, b: &Shape<f32>, pos12: &Isometry<f32>, n: &Vector<f32>) -> f32 {
+fn support_gap<T: Real>(a: &Shape<T>, b: &Shape<T>, pos12: &Isometry<T>, n: &Vector<T>) -> T {
     -a.local_support_point(n).coords.dot(n) - b.support_point(pos12, &-n).coords.dot(&-n)
+}
+
+/// The half-diagonal of a shape's local box: `small` of docs/accuracy.md is the smaller one.
+fn half_diagonal(s: &Shape<f64>) -> f64 {
+    let bb = s.local_aabb();
+    ((bb.maxs - bb.mins) * 0.5).norm()
 }
 
 /// Frames answered by `Still` and by a full computation, over a case.
@@ -54,6 +64,7 @@ fn check_case(seed: u64) -> Result<Counts, TestCaseError> {
     let mut rng = rng(seed);
     let mut counts = Counts::default();
     let mut workspace = PairWorkspace::new();
+    let mut workspace64 = PairWorkspace::new();
     for i in 0..zoo64.len() {
         for j in 0..zoo64.len() {
             let target = rng.random_range(-0.03..0.0);
@@ -62,13 +73,19 @@ fn check_case(seed: u64) -> Result<Counts, TestCaseError> {
             // docs/accuracy.md's f32 tolerance, on the f64 shapes' scale (the same sizes).
             let tol = 1e-4 * scale(&a64.shape, &b64.shape) as f32;
             let margin = DEPTH_HYSTERESIS as f32 * 2.0 * scale(&a64.shape, &b64.shape) as f32;
+            // The allowance's unit `δ`, and the f32 rounding of the shapes (their parameters
+            // rounded) and of the normal (a unit vector to ε) in the sharp check.
+            let delta = f64::from(f32::TOLERANCES.accuracy)
+                * half_diagonal(&a64.shape).min(half_diagonal(&b64.shape));
+            let rounding = 16.0 * f64::from(f32::EPSILON) * scale(&a64.shape, &b64.shape);
             let mut pos12: Isometry<f32> = a64.pose.inv_mul(&b64.pose).cast::<f32>();
             let (mut state, mut manifold) = (PairState::new(), ContactManifold::default());
             let drift = random_unit(&mut rng).cast::<f32>();
             for frame in 0..FRAMES {
-                // Creeping, then drifting by 4e-5 a frame (more than five times the largest
-                // allowance: each of these frames is a full computation, and a shortcut taken
-                // on them would be off by more than the tolerance within a few frames).
+                // Creeping, then drifting by 4e-5 a frame (more than the largest allowance,
+                // `4 δ`: each of these frames is a full computation, and a shortcut taken on
+                // them would be off by more than the sharp bound at once, by more than the
+                // tolerance within a few frames).
                 let (step, turn) = if frame < CREEPING {
                     (
                         random_unit(&mut rng).cast::<f32>() * rng.random_range(0.0..1e-6f32),
@@ -145,6 +162,33 @@ fn check_case(seed: u64) -> Result<Counts, TestCaseError> {
                     name,
                     along,
                     c.dist
+                );
+                // The sharp check, in f64 on the same pose: the exact distance is the cold
+                // f64 query's within its bracket.
+                let pos64 = pos12.cast::<f64>();
+                let cold64 = query_pair(
+                    &a64.shape,
+                    &b64.shape,
+                    &pos64,
+                    f64::from(PREDICTION),
+                    &mut SimplexCache::EMPTY.clone(),
+                    &mut workspace64,
+                );
+                let Some(c64) = cold64
+                    .contact
+                    .filter(|_| cold64.quality == ContactQuality::Converged)
+                else {
+                    continue;
+                };
+                let n64 = manifold.local_normal1.into_inner().cast::<f64>();
+                let along64 = support_gap(&a64.shape, &b64.shape, &pos64, &n64);
+                let off = (along64 - c64.dist).abs() - (c64.upper_bound - c64.lower_bound);
+                prop_assert!(
+                    off <= 8.0 * delta + rounding,
+                    "{}: the kept normal's gap is {:e} = {:.2} δ off the exact distance",
+                    name,
+                    off,
+                    off / delta
                 );
             }
         }
