@@ -2,7 +2,7 @@
 //!
 //! Every pair a [`Dispatcher`](crate::Dispatcher) answers adds to its counters (pairs, inexact
 //! pairs, points, points that carried the engine's data, and the pairs each certified shortcut
-//! answered). As shared atomics that is three locked
+//! answered). As shared atomics that was three locked (now up to seven)
 //! read-modify-writes per pair, about 17 ns of a 58 ns pair that did not move (measured on one
 //! ball pair in a loop, caches warm). Here each thread owns a slot that it alone writes, with a
 //! plain load and store (no lock); a reader sums the slots. A thread takes its slot index once,

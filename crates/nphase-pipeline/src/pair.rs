@@ -33,6 +33,14 @@
 //!   `2 r sin(θ/2)`; for unit quaternions `sin(θ/2)` is the norm of the vector part of
 //!   `q q₀⁻¹`). A is fixed in its own frame, and the distance between two sets changes by at
 //!   most the largest displacement of either, so the signed distance now is at least `L − m`.
+//!   Measured in B's frame instead (where A reaches less far than B: `ρ_A < ρ`, `ρ_A` the
+//!   largest distance of a point of A from A's origin), a point `y` of A is at `R⁻¹ (y − t)`
+//!   and moves by `|(R⁻¹ − R₀⁻¹) y − (R⁻¹ t − R₀⁻¹ t₀)| ≤ 2 sin(θ/2) ρ_A + |R⁻¹ t − R₀⁻¹ t₀|`
+//!   (`R⁻¹ R₀` turns by θ too), and the distance bound holds with that `m` as well: a small
+//!   shape A hovering over a large B (a box over the ground) turning about its own centre
+//!   swings B's far corners through `ρ` in A's frame, and only its own through `ρ_A` in B's.
+//!   Either bound that certifies is taken, A's frame first; rounded up in B's frame by
+//!   `16 ε (|t| + |t₀| + ρ_A)` (`R⁻¹ t` carries a rounding relative to `|t|`).
 //!   When `L − m` exceeds the prediction, there is no contact — without GJK. The computation of
 //!   `m` is rounded up by `16 ε (|t| + |t₀| + ρ)` so that rounding cannot certify a contact
 //!   away. A contact (`L ≤` prediction) never takes this path.
@@ -41,11 +49,11 @@
 //!   before it (so a pair's first manifold never stands: built without history, it can differ
 //!   from the next one built with it, a point named alike placed elsewhere) — keeps that
 //!   manifold as it is (normal, points, distances, ids), while the caller has not emptied it,
-//!   and while `m` stays within the allowance `(8 δ − w) / 2`: `δ = accuracy × small`
-//!   ([`Tolerances::accuracy`](nphase_math::Tolerances::accuracy), a tenth of
+//!   and while `m` stays within the allowance `(6 δ − w) / 2`, at least `δ`: `δ = accuracy ×
+//!   small` ([`Tolerances::accuracy`](nphase_math::Tolerances::accuracy), a tenth of
 //!   docs/accuracy.md's tolerance; `small` the smaller shape's half-diagonal, which keeps `δ`
 //!   within the small-on-large tolerance too) and `w ≤ 6 δ` the last answer's certified
-//!   bracket, so the allowance runs from `δ` (`w = 6 δ`) to `4 δ` (an answer exact to
+//!   bracket, so the allowance runs from `δ` (`w ≥ 4 δ`) to `3 δ` (an answer exact to
 //!   rounding, as most are); it is kept in eighths of `δ`, rounded down. `m` is rounded up by
 //!   `16 ε (|t − t₀| + ρ)`: the difference of the translations carries a rounding relative to
 //!   itself, the quaternion product and the norm of its vector part a few ε (a unit
@@ -54,11 +62,15 @@
 //!   true signed distance moved by at most `m`, and so did the separation of each point's
 //!   two ends along the normal (the end on B moved with B; the end on A and the normal
 //!   stayed); the support gap of the two shapes along the kept normal moved by at most `m` as
-//!   well. The last answer (and its normal's support gap) was off by at most its bracket `w`;
-//!   the standing distance is off the exact one by at most `w + m`, and the normal's support
-//!   gap by at most `w + 2 m ≤ 8 δ`, within the tolerance `10 δ` — however many frames it
-//!   stands, since `m` is measured from `P₀` — and its normal's support gap matches the true
-//!   distance as closely. What a full computation would add is its own choice of points: it
+//!   well. The last answer was off by at most its bracket `w`, and its normal's support gap by
+//!   at most `w + 2 δ`: the paths that end on a normal keep its gap within about `δ` of their
+//!   lower bound (GJK's settled direction, EPA's face normal or the side normal taken within
+//!   the promise), and the separating-axis tests return a bracket of zero width where a face
+//!   axis beat an edge axis by less than their tie margin (at most `2 δ` for two boxes). So the
+//!   standing distance is off the exact one by at most `w + 2 δ + m`, and the normal's support
+//!   gap by at most `w + 2 δ + 2 m ≤ 8 δ` (`w ≤ 4 δ`; for a wider bracket, `m ≤ δ` keeps
+//!   stop 35's bound, `w + 4 δ`), within the tolerance `10 δ` — however many frames it
+//!   stands, since `m` is measured from `P₀`. What a full computation would add is its own choice of points: it
 //!   keeps last frame's points by their ids (its id hysteresis reaches `2τ`, 2 % of the
 //!   features' size; its depth hysteresis `1e-3` of it), so it mostly returns the same points;
 //!   where it itself changes them under motions far below the accuracy (a cylinder on a
@@ -66,9 +78,13 @@
 //!   as the pose creeps by 1e-12), the shortcut holds the last full computation's
 //!   (`reuse.rs` counts how often). A rapier scene at rest moves its bodies by about 1e-6 m a
 //!   step (medians 3e-7 to 3e-6 m, docs/engines.md), so most resting contacts take this path
-//!   for several steps at a time. The rounding term limits it to a B whose reach `ρ` is
-//!   within about five times the smaller shape's size in f32 (a small shape A on a large B
-//!   rarely stands; with the large shape as A it does).
+//!   for several steps at a time. The rounding term limits it, in f32, to a B whose reach `ρ`
+//!   is within about twenty times the smaller shape's size (a small shape A on a large B
+//!   rarely stands; with the large shape as A it does). `Still` is measured in A's frame
+//!   alone: the kept normal is fixed there, and its support gap moves with B's points in A's
+//!   frame — a turn of A by θ tilts a large face of B under it, and the face's gap along the
+//!   kept normal moves by θ times the face's size (a ball 3 from a 40-wide ground's centre,
+//!   turning 4e-6 rad: 9e-5, 14 δ), however little the distance moved.
 //!
 //! Each shortcut reports the last full computation's lower bound less `m` (rounded up), a
 //! certified lower bound at `P`.
@@ -230,9 +246,9 @@ pub struct LastComputation<T: Real> {
     #[cfg_attr(feature = "serde", serde(default))]
     pub stands: bool,
     /// The allowance of [`Reuse::Still`] after that computation, in eighths of
-    /// `still_within` (`δ`): `(8 δ − w) / 2` rounded down, `w` its certified bracket — 8 (`δ`)
-    /// for `w = 6 δ` up to 32 (`4 δ`) for `w = 0` (the module doc); 8 in a state saved before
-    /// it existed.
+    /// `still_within` (`δ`): `(6 δ − w) / 2` rounded down, `w` its certified bracket — 8 (`δ`)
+    /// for `w ≥ 4 δ` up to 24 (`3 δ`) for `w = 0` (the module doc); 8 in a state saved before
+    /// it existed. Read as at most 24.
     #[cfg_attr(feature = "serde", serde(default = "eight"))]
     pub still_eighths: u8,
 }
@@ -335,7 +351,8 @@ pub fn update_manifold<T: Real>(
     debug_assert!(input.prediction >= T::zero(), "negative prediction");
     if let Some((last, (reuse, moved))) = state.last.and_then(|l| {
         let with_points = !manifold.points.is_empty();
-        certified_reuse(&l, &input.pos12, input.prediction, with_points).map(|r| (l, r))
+        let reach1 = || bounding_radius(input.shape1);
+        certified_reuse(&l, &input.pos12, input.prediction, with_points, reach1).map(|r| (l, r))
     }) {
         return reused(&last, reuse, moved, manifold);
     }
@@ -418,8 +435,9 @@ pub fn update_manifold<T: Real>(
     if !any_persisted {
         manifold.twist_impulse = T::zero();
     }
-    // The last answer's error is at most its certified bracket `w`: within `6 δ`, it stays
-    // within `8 δ` while B moves by `(8 δ − w) / 2` (the module doc).
+    // The last answer's error is at most its certified bracket `w` (its normal's gap `w +
+    // 2 δ`): within `6 δ`, it stays within `8 δ` while B moves by `(6 δ − w) / 2`, at least
+    // `δ` (the module doc).
     let bracket = contact.upper_bound - contact.lower_bound;
     let tight =
         contact.quality == ContactQuality::Converged && bracket <= T::lit(6.0) * still_within;
@@ -463,12 +481,14 @@ pub(crate) fn keep_last_manifold<T: Real>(reuse: Reuse, manifold: &mut ContactMa
 /// The shortcut the last full computation certifies at `pos12`, if any (see the module doc),
 /// with how far B may have moved since (the bound `m`, rounded up; 0 when unchanged).
 /// `with_points`: the manifold still holds that computation's points (one the caller emptied
-/// is computed again rather than stand).
+/// is computed again rather than stand). `reach1`: `ρ_A`, asked for only where the bound in
+/// A's frame did not certify.
 fn certified_reuse<T: Real>(
     last: &LastComputation<T>,
     pos12: &Isometry<T>,
     prediction: T,
     with_points: bool,
+    reach1: impl FnOnce() -> T,
 ) -> Option<(Reuse, T)> {
     if bitwise_equal(pos12, &last.pos12) {
         return Some((Reuse::Unchanged, T::zero()));
@@ -477,34 +497,74 @@ fn certified_reuse<T: Real>(
     if !(apart || (last.stands && with_points)) {
         return None;
     }
+    // A state from outside may hold any value: never more than the derivation allows.
+    let eighths = last.still_eighths.min(MOST_EIGHTHS);
+    let allowance = last.still_within * T::lit(f64::from(eighths) / 8.0);
+    let (reuse, holds) = if apart {
+        (Reuse::Apart, last.lower_bound - prediction)
+    } else {
+        (Reuse::Still, allowance)
+    };
+    // `m`, rounded up, certifies where `L − m > prediction` (apart) or `m ≤ allowance`; NaN
+    // never does.
+    let certifies = |bound: T| {
+        if apart {
+            last.lower_bound - bound > prediction
+        } else {
+            bound <= allowance
+        }
+    };
     let (t, t0) = (&pos12.translation.vector, &last.pos12.translation.vector);
+    let chord = || {
+        let half_sine = (pos12.rotation * last.pos12.rotation.inverse())
+            .imag()
+            .norm();
+        half_sine + half_sine
+    };
+    let sixteen_eps = T::lit(16.0) * T::TOLERANCES.epsilon;
+    // B's points in A's frame. Most contacts that moved at all moved by more than the
+    // allowance: out before the turn.
     let shift2 = (t - t0).norm_squared();
-    // Most contacts that moved at all moved by more than the allowance: out before the turn.
-    let allowance = last.still_within * T::lit(f64::from(last.still_eighths) / 8.0);
-    if !apart && !(shift2 <= allowance * allowance) {
+    if shift2 <= holds * holds {
+        let shift = Float::sqrt(shift2);
+        let moved = shift + chord() * last.reach2;
+        let rounding = if apart { t.norm() + t0.norm() } else { shift } + last.reach2;
+        let bound = moved + sixteen_eps * rounding;
+        if certifies(bound) {
+            return Some((reuse, bound));
+        }
+    }
+    // A's points in B's frame, where A reaches less far: the distance's bound alone (the
+    // module doc), so for `Apart` alone.
+    if !apart {
         return None;
     }
-    let turn = pos12.rotation * last.pos12.rotation.inverse();
-    let half_sine = turn.imag().norm();
-    let shift = Float::sqrt(shift2);
-    let moved = shift + (half_sine + half_sine) * last.reach2;
-    let sixteen_eps = T::lit(16.0) * T::TOLERANCES.epsilon;
-    if apart {
-        let bound = moved + sixteen_eps * (t.norm() + t0.norm() + last.reach2);
-        return (last.lower_bound - bound > prediction).then_some((Reuse::Apart, bound));
+    let reach1 = reach1();
+    if !(reach1 < last.reach2) {
+        return None;
     }
-    let bound = moved + sixteen_eps * (shift + last.reach2);
-    (bound <= allowance).then_some((Reuse::Still, bound))
+    let shift = (pos12.rotation.inverse_transform_vector(t)
+        - last.pos12.rotation.inverse_transform_vector(t0))
+    .norm();
+    if !(shift <= holds) {
+        return None;
+    }
+    let bound = shift + chord() * reach1 + sixteen_eps * (t.norm() + t0.norm() + reach1);
+    certifies(bound).then_some((reuse, bound))
 }
 
 /// The allowance of `Still` after an answer whose certified bracket is `bracket`, in eighths
-/// of `delta` (`δ`): `(8 δ − w) / 2` rounded down, within 8 (`δ`, where `w = 6 δ` or worse)
-/// and 32 (`4 δ`); the module doc derives it. NaN gives 8.
+/// of `delta` (`δ`): `(6 δ − w) / 2` rounded down, within 8 (`δ`, where `w ≥ 4 δ`) and
+/// [`MOST_EIGHTHS`] (`3 δ`); the module doc derives it. NaN gives 8.
 fn still_eighths<T: Real>(bracket: T, delta: T) -> u8 {
-    let eighths = T::lit(32.0) - T::lit(4.0) * bracket / delta;
-    let eighths = Float::floor(Float::min(Float::max(eighths, T::lit(8.0)), T::lit(32.0)));
+    let most = T::lit(f64::from(MOST_EIGHTHS));
+    let eighths = most - T::lit(4.0) * bracket / delta;
+    let eighths = Float::floor(Float::min(Float::max(eighths, T::lit(8.0)), most));
     eighths.to_u8().unwrap_or(8)
 }
+
+/// The largest allowance of `Still`, in eighths of `δ`: `3 δ`, for an answer exact to rounding.
+const MOST_EIGHTHS: u8 = 24;
 
 /// Whether two poses are the same bit for bit (`==` alone does not tell −0 from +0). Without
 /// branches: most pairs and colliders at rest ask it.
@@ -585,17 +645,21 @@ mod tests {
             p
         };
         let still = |p: &Isometry<f64>, last: &LastComputation<f64>| {
-            certified_reuse(last, p, 0.01, true).map(|(r, _)| r)
+            certified_reuse(last, p, 0.01, true, || 100.0).map(|(r, _)| r)
         };
         assert_eq!(still(&shifted(0.99e-6), &last), Some(Reuse::Still));
         assert_eq!(still(&shifted(1.01e-6), &last), None);
         // A turn by θ moves B's farthest point (ρ = 4) by 2 sin(θ/2) ρ ≈ 4 θ.
         assert_eq!(still(&turned(0.24e-6), &last), Some(Reuse::Still));
         assert_eq!(still(&turned(0.26e-6), &last), None);
-        let (_, bound) = certified_reuse(&last, &shifted(0.5e-6), 0.01, true).expect("still");
+        let (_, bound) =
+            certified_reuse(&last, &shifted(0.5e-6), 0.01, true, || 100.0).expect("still");
         assert!((0.5e-6..0.6e-6).contains(&bound), "{bound}");
         // A manifold the caller emptied does not stand.
-        assert_eq!(certified_reuse(&last, &shifted(1e-9), 0.01, false), None);
+        assert_eq!(
+            certified_reuse(&last, &shifted(1e-9), 0.01, false, || 100.0),
+            None
+        );
         let fallen = LastComputation {
             stands: false,
             ..last
@@ -604,28 +668,84 @@ mod tests {
         assert_eq!(still(&p0, &fallen), Some(Reuse::Unchanged));
         // A non-finite pose certifies nothing.
         assert_eq!(still(&shifted(f64::NAN), &last), None);
-        // An answer exact to rounding stands for four times as far (32 eighths of `δ`).
-        let exact = LastComputation {
-            still_eighths: 32,
-            ..last
-        };
-        assert_eq!(still(&shifted(3.99e-6), &exact), Some(Reuse::Still));
-        assert_eq!(still(&shifted(4.01e-6), &exact), None);
-        assert_eq!(still(&turned(0.99e-6), &exact), Some(Reuse::Still));
-        assert_eq!(still(&turned(1.01e-6), &exact), None);
+        // An answer exact to rounding stands for three times as far (24 eighths of `δ`), and
+        // a state that claims more is read as that.
+        for eighths in [24, 255] {
+            let exact = LastComputation {
+                still_eighths: eighths,
+                ..last
+            };
+            assert_eq!(still(&shifted(2.99e-6), &exact), Some(Reuse::Still));
+            assert_eq!(still(&shifted(3.01e-6), &exact), None);
+            assert_eq!(still(&turned(0.74e-6), &exact), Some(Reuse::Still));
+            assert_eq!(still(&turned(0.76e-6), &exact), None);
+        }
     }
 
-    /// The allowance `(8 δ − w) / 2` in eighths of `δ`, rounded down: `δ` at the widest
-    /// bracket that stands (`6 δ`) and beyond, `4 δ` at none; a NaN bracket gives the
-    /// narrowest.
+    /// In B's frame: a small A (reach 0.5) over a large B (reach 50) 3 from B's origin, B
+    /// fixed and A turning about its own origin or moving. In A's frame B's far corners swing
+    /// through the turn times 50 (and B's origin through 3); in B's, A's points move by the
+    /// turn times 0.5 and A's own translation. `Apart` holds up to its margin there, and not
+    /// past it; not for an A that reaches as far as B. `Still` is measured in A's frame
+    /// alone (the kept normal is fixed there).
+    #[test]
+    fn a_small_a_turning_on_a_large_b_is_measured_in_b_s_frame() {
+        // B at the origin of the world, A at `c` turned by `r`: pos12 = A⁻¹ B.
+        let c = Vector::new(3.0, 0.6, 0.0);
+        let r0 = UnitQuaternion::from_scaled_axis(Vector::new(0.1, 0.2, -0.3));
+        let pose = |c: Vector<f64>, r: UnitQuaternion<f64>| {
+            Isometry::from_parts(Translation3::from(c), r).inverse()
+        };
+        let p0 = pose(c, r0);
+        let last = LastComputation {
+            pos12: p0,
+            lower_bound: -1e-3,
+            reach2: 50.0,
+            still_within: 1e-6,
+            quality: ContactQuality::Converged,
+            stands: true,
+            still_eighths: 24,
+        };
+        let turned = |angle: f64| {
+            pose(
+                c,
+                UnitQuaternion::from_scaled_axis(Vector::new(0.0, 0.0, angle)) * r0,
+            )
+        };
+        let moved = |d: f64| pose(c + Vector::new(0.0, 0.0, d), r0);
+        let reuse = |p: &Isometry<f64>, last: &LastComputation<f64>, reach1: f64| {
+            certified_reuse(last, p, 0.01, true, || reach1).map(|(r, _)| r)
+        };
+        // In A's frame a turn moves B's origin by 3 θ and its corners by 50 θ: within 3e-6
+        // for θ up to ~5.7e-8; in B's frame it would be 0.5 θ, which `Still` does not use.
+        assert_eq!(reuse(&turned(5e-8), &last, 0.5), Some(Reuse::Still));
+        assert_eq!(reuse(&turned(7e-8), &last, 0.5), None);
+        // A translation of A moves B's points by as much in either frame.
+        assert_eq!(reuse(&moved(2.9e-6), &last, 0.5), Some(Reuse::Still));
+        assert_eq!(reuse(&moved(3.1e-6), &last, 0.5), None);
+        // Apart by 0.03 with a prediction of 0.01: 0.02 to spend, a turn of up to 0.04 rad.
+        let apart = LastComputation {
+            lower_bound: 0.03,
+            stands: false,
+            ..last
+        };
+        assert_eq!(reuse(&turned(0.039), &apart, 0.5), Some(Reuse::Apart));
+        assert_eq!(reuse(&turned(0.041), &apart, 0.5), None);
+        assert_eq!(reuse(&turned(0.039), &apart, 60.0), None);
+    }
+
+    /// The allowance `(6 δ − w) / 2` in eighths of `δ`, rounded down: `δ` from a bracket of
+    /// `4 δ` to the widest that stands (`6 δ`) and beyond, `3 δ` at none; a NaN bracket gives
+    /// the narrowest.
     #[test]
     fn the_allowance_shrinks_with_the_bracket() {
         let delta = 1e-5f32;
         let eighths = |w: f32| still_eighths(w, delta);
-        assert_eq!(eighths(0.0), 32);
-        assert_eq!(eighths(0.01 * delta), 31);
-        assert_eq!(eighths(delta), 28);
-        assert_eq!(eighths(2.0 * delta), 24);
+        assert_eq!(eighths(0.0), 24);
+        assert_eq!(eighths(0.01 * delta), 23);
+        assert_eq!(eighths(delta), 20);
+        assert_eq!(eighths(2.0 * delta), 16);
+        assert_eq!(eighths(4.0 * delta), 8);
         assert_eq!(eighths(6.0 * delta), 8);
         assert_eq!(eighths(60.0 * delta), 8);
         assert_eq!(eighths(f32::NAN), 8);
@@ -634,7 +754,15 @@ mod tests {
         for k in 0..=600 {
             let w = delta * k as f32 / 100.0;
             let allowance = delta * f32::from(eighths(w)) / 8.0;
-            assert!(w + 2.0 * allowance <= 8.0 * delta * (1.0 + 1e-6), "w = {w}");
+            let within = if w <= 4.0 * delta {
+                6.0
+            } else {
+                w / delta + 2.0
+            };
+            assert!(
+                w + 2.0 * allowance <= within * delta * (1.0 + 1e-6),
+                "w = {w}"
+            );
         }
     }
 
