@@ -68,6 +68,16 @@ fn place(a: &Shape<f64>, height: f64, rng: &mut Pcg64) -> Isometry<f64> {
     Isometry::from_parts(Translation3::from(c), rotation)
 }
 
+/// Moves A's world pose by `step` and turns it by `turn` about its centre; returns B's pose in
+/// A's frame, in f32.
+fn advance(pose: &mut Isometry<f64>, step: Vector<f64>, turn: Vector<f64>) -> Isometry<f32> {
+    *pose = Isometry::from_parts(
+        Translation3::from(pose.translation.vector + step),
+        UnitQuaternion::from_scaled_axis(turn) * pose.rotation,
+    );
+    pose.inverse().cast::<f32>()
+}
+
 /// Counts over all shapes.
 #[derive(Debug, Default)]
 struct Counts {
@@ -93,6 +103,25 @@ fn small_shapes_over_a_ground_made_after_them_stay_apart_and_stand_only_where_ce
         let margin = DEPTH_HYSTERESIS as f32 * 2.0 * scale as f32;
         // A unit normal in f32 is off by ε in direction: across the ground that is ε × 28.
         let rounding = 8.0 * f64::from(f32::EPSILON) * scale;
+        let update = |pos12, state: &mut _, manifold: &mut _, workspace: &mut _| {
+            let input = PairInput {
+                shape1: a32,
+                shape2: &b32,
+                pos12,
+                prediction: PREDICTION,
+            };
+            update_manifold(&input, state, manifold, workspace)
+        };
+        let cold = |pos12: &Isometry<f32>, workspace: &mut _| {
+            query_pair(
+                a32,
+                &b32,
+                pos12,
+                PREDICTION,
+                &mut SimplexCache::EMPTY.clone(),
+                workspace,
+            )
+        };
         // Resting, then drifting.
         let mut pose = place(a64, -0.01 * size, &mut rng);
         let (mut state, mut manifold) = (PairState::new(), ContactManifold::default());
@@ -106,18 +135,8 @@ fn small_shapes_over_a_ground_made_after_them_stay_apart_and_stand_only_where_ce
             } else {
                 (drift, Vector::zeros())
             };
-            pose = Isometry::from_parts(
-                Translation3::from(pose.translation.vector + step),
-                UnitQuaternion::from_scaled_axis(turn) * pose.rotation,
-            );
-            let pos12: Isometry<f32> = pose.inverse().cast::<f32>();
-            let input = PairInput {
-                shape1: a32,
-                shape2: &b32,
-                pos12,
-                prediction: PREDICTION,
-            };
-            let outcome = update_manifold(&input, &mut state, &mut manifold, &mut workspace);
+            let pos12 = advance(&mut pose, step, turn);
+            let outcome = update(pos12, &mut state, &mut manifold, &mut workspace);
             counts.creeping += usize::from(frame < CREEPING);
             if outcome.reuse != Reuse::Still {
                 continue;
@@ -127,14 +146,7 @@ fn small_shapes_over_a_ground_made_after_them_stay_apart_and_stand_only_where_ce
             } else {
                 counts.still += 1;
             }
-            let cold = query_pair(
-                a32,
-                &b32,
-                &pos12,
-                PREDICTION,
-                &mut SimplexCache::EMPTY.clone(),
-                &mut workspace,
-            );
+            let cold = cold(&pos12, &mut workspace);
             let (Some(c), Some(deepest)) = (cold.contact, manifold.deepest()) else {
                 panic!("{name}, frame {frame}: still {manifold:?}, cold {cold:?}");
             };
@@ -171,31 +183,14 @@ fn small_shapes_over_a_ground_made_after_them_stay_apart_and_stand_only_where_ce
         for frame in 0..FRAMES {
             let step = random_unit(&mut rng) * rng.random_range(0.0..1e-4);
             let turn = random_unit(&mut rng) * rng.random_range(0.0..1e-3);
-            pose = Isometry::from_parts(
-                Translation3::from(pose.translation.vector + step),
-                UnitQuaternion::from_scaled_axis(turn) * pose.rotation,
-            );
-            let pos12: Isometry<f32> = pose.inverse().cast::<f32>();
-            let input = PairInput {
-                shape1: a32,
-                shape2: &b32,
-                pos12,
-                prediction: PREDICTION,
-            };
-            let outcome = update_manifold(&input, &mut state, &mut manifold, &mut workspace);
+            let pos12 = advance(&mut pose, step, turn);
+            let outcome = update(pos12, &mut state, &mut manifold, &mut workspace);
             counts.hovering += 1;
             if outcome.reuse != Reuse::Apart {
                 continue;
             }
             counts.apart += 1;
-            let cold = query_pair(
-                a32,
-                &b32,
-                &pos12,
-                PREDICTION,
-                &mut SimplexCache::EMPTY.clone(),
-                &mut workspace,
-            );
+            let cold = cold(&pos12, &mut workspace);
             assert!(
                 cold.contact.is_none() && manifold.points.is_empty(),
                 "{name}, frame {frame}: apart, cold {cold:?}"
