@@ -70,9 +70,10 @@
 //!   standing distance is off the exact one by at most `w + 2 δ + m`, and the normal's support
 //!   gap by at most `w + 2 δ + 2 m ≤ 8 δ` (`w ≤ 4 δ`; for a wider bracket, `m ≤ δ` keeps
 //!   stop 35's bound, `w + 4 δ`), within the tolerance `10 δ` — however many frames it
-//!   stands, since `m` is measured from `P₀`. What a full computation would add is its own choice of points: it
-//!   keeps last frame's points by their ids (its id hysteresis reaches `2τ`, 2 % of the
-//!   features' size; its depth hysteresis `1e-3` of it), so it mostly returns the same points;
+//!   stands, since `m` is measured from `P₀`. What a full computation would add is its own
+//!   choice of points: it keeps last frame's points by their ids (its id hysteresis reaches
+//!   `2τ`, 2 % of the features' size; its depth hysteresis `1e-3` of it), so it mostly
+//!   returns the same points;
 //!   where it itself changes them under motions far below the accuracy (a cylinder on a
 //!   triangle at the switch between its cap and its side goes from one point to four and back
 //!   as the pose creeps by 1e-12), the shortcut holds the last full computation's
