@@ -19,7 +19,7 @@
 
 mod common;
 
-use common::{random_pair, random_unit, rng, scale, zoo, zoo_in};
+use common::{half_diagonal, random_pair, random_unit, rng, scale, support_gap, zoo, zoo_in};
 use nphase_gjk::SimplexCache;
 use nphase_math::nalgebra::UnitQuaternion;
 use nphase_math::{Isometry, Real, Vector};
@@ -27,7 +27,6 @@ use nphase_pipeline::{
     ContactManifold, ContactQuality, DEPTH_HYSTERESIS, PairInput, PairState, PairWorkspace, Reuse,
     query_pair, update_manifold,
 };
-use nphase_shapes::{Shape, SupportMap};
 use proptest::prelude::*;
 use rand::Rng;
 
@@ -35,18 +34,6 @@ const PREDICTION: f32 = 0.02;
 const FRAMES: usize = 40;
 /// The frames B creeps on; it drifts on the others.
 const CREEPING: usize = 30;
-
-/// The support gap of the two shapes along `n` (A's frame): the signed distance the normal
-/// `n` certifies.
-fn support_gap<T: Real>(a: &Shape<T>, b: &Shape<T>, pos12: &Isometry<T>, n: &Vector<T>) -> T {
-    -a.local_support_point(n).coords.dot(n) - b.support_point(pos12, &-n).coords.dot(&-n)
-}
-
-/// The half-diagonal of a shape's local box: `small` of docs/accuracy.md is the smaller one.
-fn half_diagonal(s: &Shape<f64>) -> f64 {
-    let bb = s.local_aabb();
-    ((bb.maxs - bb.mins) * 0.5).norm()
-}
 
 /// Frames answered by `Still` and by a full computation, over a case.
 #[derive(Debug, Default)]

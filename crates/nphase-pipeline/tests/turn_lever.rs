@@ -18,7 +18,7 @@
 
 mod common;
 
-use common::{rng, zoo, zoo_in};
+use common::{half_diagonal, random_unit, rng, support_gap, zoo, zoo_in};
 use nphase_gjk::SimplexCache;
 use nphase_math::nalgebra::{Translation3, UnitQuaternion};
 use nphase_math::{Isometry, Real, Vector};
@@ -38,20 +38,6 @@ const FRAMES: usize = 40;
 fn ground<T: Real>() -> Shape<T> {
     let l = T::lit;
     Shape::Cuboid(Cuboid::new(Vector::new(l(20.0), l(0.5), l(20.0))).expect("valid"))
-}
-
-/// The support gap of the two shapes along `n` (A's frame).
-fn support_gap<T: Real>(a: &Shape<T>, b: &Shape<T>, pos12: &Isometry<T>, n: &Vector<T>) -> T {
-    -a.local_support_point(n).coords.dot(n) - b.support_point(pos12, &-n).coords.dot(&-n)
-}
-
-fn half_diagonal(s: &Shape<f64>) -> f64 {
-    let bb = s.local_aabb();
-    ((bb.maxs - bb.mins) * 0.5).norm()
-}
-
-fn random_unit(rng: &mut Pcg64) -> Vector<f64> {
-    common::random_unit(rng)
 }
 
 /// A's world pose: turned at random, its lowest point `height` above the ground's top, within

@@ -103,11 +103,14 @@ pub fn is_curved(shape: &Shape<f64>) -> bool {
 
 /// docs/accuracy.md's `scale`: the larger half-diagonal of the two shapes' local bounding boxes.
 pub fn scale(a: &Shape<f64>, b: &Shape<f64>) -> f64 {
-    let half_diagonal = |s: &Shape<f64>| {
-        let bb = s.local_aabb();
-        ((bb.maxs - bb.mins) * 0.5).norm()
-    };
     half_diagonal(a).max(half_diagonal(b))
+}
+
+/// The half-diagonal of a shape's local bounding box (docs/accuracy.md's size of a shape;
+/// `small` is the smaller one of a pair).
+pub fn half_diagonal(s: &Shape<f64>) -> f64 {
+    let bb = s.local_aabb();
+    ((bb.maxs - bb.mins) * 0.5).norm()
 }
 
 /// docs/accuracy.md's f64 accuracy relative to `scale`: 1e-9, or 1e-7 where a cylinder or cone takes
@@ -167,7 +170,7 @@ pub fn polytopes() -> Vec<(&'static str, Shape<f64>)> {
 
 /// The support gap of `a` (at the origin) and `b` (at `pos12`) along `n` (A → B): the signed
 /// distance when `n` is a minimising normal.
-pub fn support_gap(a: &Shape<f64>, b: &Shape<f64>, pos12: &Iso, n: &V) -> f64 {
+pub fn support_gap<T: Real>(a: &Shape<T>, b: &Shape<T>, pos12: &Isometry<T>, n: &Vector<T>) -> T {
     use nphase_shapes::SupportMap;
     -a.local_support_point(n).coords.dot(n) - b.support_point(pos12, &-n).coords.dot(&-n)
 }
