@@ -113,6 +113,9 @@ fn collide_with<M, C: Copy + Default>(
     // points (a new manifold, points cleared or rewritten): then they are written again.
     if matches!(outcome.reuse, Reuse::Unchanged | Reuse::Still) && written_from(points, manifold) {
         write_normals(manifold);
+        for (p, q) in points.iter().zip(&mut manifold.points) {
+            q.dist = p.dist;
+        }
         report.points = points.len() as u8;
         report.carried = report.points;
         return report;
@@ -145,13 +148,13 @@ fn collide_with<M, C: Copy + Default>(
 }
 
 /// Whether parry's `manifold` holds `points` as this module writes them: the same count, and
-/// point by point the same `(fid1, fid2)`, and the same distance and local points, bit for bit.
+/// point by point the same `(fid1, fid2)` and the same local points, bit for bit (a standing
+/// manifold's distances follow the pose: they are written again).
 fn written_from<M, C>(points: &[NphasePoint<f32>], manifold: &ContactManifold<M, C>) -> bool {
     let bits = |v: [f32; 3]| v.map(f32::to_bits);
     points.len() == manifold.points.len()
         && points.iter().zip(&manifold.points).all(|(p, q)| {
             (q.fid1, q.fid2) == parry_feature_ids(p.id)
-                && p.dist.to_bits() == q.dist.to_bits()
                 && bits(point_from_na(&p.local_point1).to_array()) == bits(q.local_p1.to_array())
                 && bits(point_from_na(&p.local_point2).to_array()) == bits(q.local_p2.to_array())
         })

@@ -44,48 +44,50 @@
 //!   When `L − m` exceeds the prediction, there is no contact — without GJK. The computation of
 //!   `m` is rounded up by `16 ε (|t| + |t₀| + ρ)` so that rounding cannot certify a contact
 //!   away. A contact (`L ≤` prediction) never takes this path.
-//! * **Still.** A contact whose manifold *stands* — its answer converged with certified bounds
-//!   (up to rounding) within `6 δ` of each other, and its manifold has the same ids as the one
-//!   before it (so a pair's first manifold never stands: built without history, it can differ
-//!   from the next one built with it, a point named alike placed elsewhere) — keeps that
-//!   manifold as it is (normal, points, distances, ids), while the caller has not emptied it,
-//!   and while `m` stays within the allowance `(6 δ − w) / 2`, at least `δ`: `δ = accuracy ×
-//!   small` ([`Tolerances::accuracy`](nphase_math::Tolerances::accuracy), a tenth of
-//!   docs/accuracy.md's tolerance; `small` the smaller shape's half-diagonal, which keeps `δ`
-//!   within the small-on-large tolerance too) and `w ≤ 6 δ` the last answer's certified
-//!   bracket, so the allowance runs from `δ` (`w ≥ 4 δ`) to `3 δ` (an answer exact to
-//!   rounding, as most are); it is kept in eighths of `δ`, rounded down. `m` is rounded up by
-//!   `16 ε (|t − t₀| + ρ)`: the difference of the translations carries a rounding relative to
-//!   itself, the quaternion product and the norm of its vector part a few ε (a unit
-//!   quaternion's norm drifting by a few ε between frames included). Why that is the full
-//!   computation's answer within the tolerance: B moved by at most `m` in A's frame, so the
-//!   true signed distance moved by at most `m`, and so did the separation of each point's
-//!   two ends along the normal (the end on B moved with B; the end on A and the normal
-//!   stayed); the support gap of the two shapes along the kept normal moved by at most `m` as
-//!   well. The last answer was off by at most its bracket `w`, and its normal's support gap by
-//!   at most `w + 2 δ`: the paths that end on a normal keep its gap within about `δ` of their
-//!   lower bound (GJK's settled direction, EPA's face normal or the side normal taken within
-//!   the promise), and the separating-axis tests return a bracket of zero width where a face
-//!   axis beat an edge axis by less than their tie margin (at most `2 δ` for two boxes). So the
-//!   standing distance is off the exact one by at most `w + 2 δ + m`, and the normal's support
-//!   gap by at most `w + 2 δ + 2 m ≤ 8 δ` (`w ≤ 4 δ`; for a wider bracket, `m ≤ δ` keeps
-//!   stop 35's bound, `w + 4 δ`), within the tolerance `10 δ` — however many frames it
-//!   stands, since `m` is measured from `P₀`. What a full computation would add is its own
-//!   choice of points: it keeps last frame's points by their ids (its id hysteresis reaches
-//!   `2τ`, 2 % of the features' size; its depth hysteresis `1e-3` of it), so it mostly
-//!   returns the same points;
-//!   where it itself changes them under motions far below the accuracy (a cylinder on a
-//!   triangle at the switch between its cap and its side goes from one point to four and back
-//!   as the pose creeps by 1e-12), the shortcut holds the last full computation's
-//!   (`reuse.rs` counts how often). A rapier scene at rest moves its bodies by about 1e-6 m a
-//!   step (medians 3e-7 to 3e-6 m, docs/engines.md), so most resting contacts take this path
-//!   for several steps at a time. The rounding term limits it, in f32, to a B whose reach `ρ`
-//!   is within about twenty times the smaller shape's size (a small shape A on a large B
-//!   rarely stands; with the large shape as A it does). `Still` is measured in A's frame
-//!   alone: the kept normal is fixed there, and its support gap moves with B's points in A's
-//!   frame — a turn of A by θ tilts a large face of B under it, and the face's gap along the
-//!   kept normal moves by θ times the face's size (a ball 3 from a 40-wide ground's centre,
-//!   turning 4e-6 rad: 9e-5, 14 δ), however little the distance moved.
+//! * **Still.** A contact whose manifold *stands* — its answer converged with certified bounds (up
+//!   to rounding) within `6 δ` of each other, and its manifold has the same ids as the one before
+//!   it (so a pair's first manifold never stands: built without history, it can differ from the
+//!   next one built with it, a point named alike placed elsewhere) — keeps that manifold's normal,
+//!   points and ids, each point's distance following the pose (the separation along the kept normal
+//!   of its two ends, the end on A where it was and the end on B moved with B: `(P b − a) · n`,
+//!   what a solver would see of those two surface points; a distance frozen at `P₀` made rapier's
+//!   resting piles jitter against it), while the caller has not emptied it, and while `m` stays
+//!   within the allowance `(6 δ − w) / 2`, at least `δ`: `δ = accuracy × small`
+//!   ([`Tolerances::accuracy`](nphase_math::Tolerances::accuracy), a tenth of docs/accuracy.md's
+//!   tolerance; `small` the smaller shape's half-diagonal, which keeps `δ` within the
+//!   small-on-large tolerance too) and `w ≤ 6 δ` the last answer's certified bracket, so the
+//!   allowance runs from `δ` (`w ≥ 4 δ`) to `3 δ` (an answer exact to rounding, as most are); it is
+//!   kept in eighths of `δ`, rounded down. `m` is rounded up by `16 ε (|t − t₀| + ρ)`: the
+//!   difference of the translations carries a rounding relative to itself, the quaternion product
+//!   and the norm of its vector part a few ε (a unit quaternion's norm drifting by a few ε between
+//!   frames included). Why that is the full computation's answer within the tolerance: B moved by
+//!   at most `m` in A's frame, so the true signed distance moved by at most `m`, and so did the
+//!   separation of each point's two ends along the normal (the end on B moved with B; the end on A
+//!   and the normal stayed: a point's distance is within `2 m` and the depth hysteresis of the
+//!   distance, `w + 2 m ≤ 6 δ`, and no point is deeper than the normal's support gap); the support
+//!   gap of the two shapes along the kept normal moved by at most `m` as well. The last answer was
+//!   off by at most its bracket `w`, and its normal's support gap by at most `w + 2 δ`: the paths
+//!   that end on a normal keep its gap within about `δ` of their lower bound (GJK's settled
+//!   direction, EPA's face normal or the side normal taken within the promise), and the
+//!   separating-axis tests return a bracket of zero width where a face axis beat an edge axis by
+//!   less than their tie margin (at most `2 δ` for two boxes). So the standing distance is off the
+//!   exact one by at most `w + 2 δ + m`, and the normal's support gap by at most `w + 2 δ + 2 m ≤ 8
+//!   δ` (`w ≤ 4 δ`; for a wider bracket, `m ≤ δ` keeps stop 35's bound, `w + 4 δ`), within the
+//!   tolerance `10 δ` — however many frames it stands, since `m` is measured from `P₀`. What a full
+//!   computation would add is its own choice of points: it keeps last frame's points by their ids
+//!   (its id hysteresis reaches `2τ`, 2 % of the features' size; its depth hysteresis `1e-3` of
+//!   it), so it mostly returns the same points; where it itself changes them under motions far
+//!   below the accuracy (a cylinder on a triangle at the switch between its cap and its side goes
+//!   from one point to four and back as the pose creeps by 1e-12), the shortcut holds the last full
+//!   computation's (`reuse.rs` counts how often). A rapier scene at rest moves its bodies by about
+//!   1e-6 m a step (medians 3e-7 to 3e-6 m, docs/engines.md), so most resting contacts take this
+//!   path for several steps at a time. The rounding term limits it, in f32, to a B whose reach `ρ`
+//!   is within about twenty times the smaller shape's size (a small shape A on a large B rarely
+//!   stands; with the large shape as A it does). `Still` is measured in A's frame alone: the kept
+//!   normal is fixed there, and its support gap moves with B's points in A's frame — a turn of A by
+//!   θ tilts a large face of B under it, and the face's gap along the kept normal moves by θ times
+//!   the face's size (a ball 3 from a 40-wide ground's centre, turning 4e-6 rad: 9e-5, 14 δ),
+//!   however little the distance moved.
 //!
 //! Each shortcut reports the last full computation's lower bound less `m` (rounded up), a
 //! certified lower bound at `P`.
@@ -355,7 +357,7 @@ pub fn update_manifold<T: Real>(
         let reach1 = || bounding_radius(input.shape1);
         certified_reuse(&l, &input.pos12, input.prediction, with_points, reach1).map(|r| (l, r))
     }) {
-        return reused(&last, reuse, moved, manifold);
+        return reused(&last, (reuse, moved), &input.pos12, manifold);
     }
     let outcome = query_pair_witnessed(
         input.shape1,
@@ -450,15 +452,22 @@ pub fn update_manifold<T: Real>(
 }
 
 /// The answer of a certified shortcut: the last full computation's manifold as it stands
-/// ([`keep_last_manifold`]) and its quality; its lower bound less `moved`, how far B may have
-/// moved since (rounding included).
+/// ([`keep_last_manifold`]), for `Still` with each point's distance the separation of its two
+/// ends along the kept normal at `pos12` (the module doc), and its quality; its lower bound
+/// less `moved`, how far B may have moved since (rounding included).
 fn reused<T: Real>(
     last: &LastComputation<T>,
-    reuse: Reuse,
-    moved: T,
+    (reuse, moved): (Reuse, T),
+    pos12: &Isometry<T>,
     manifold: &mut ContactManifold<T>,
 ) -> PairOutcome<T> {
     keep_last_manifold(reuse, manifold);
+    if reuse == Reuse::Still {
+        let n = manifold.local_normal1.into_inner();
+        for p in &mut manifold.points {
+            p.dist = (pos12 * p.local_point2 - p.local_point1).dot(&n);
+        }
+    }
     // The answer is the last computation's, and so is its quality.
     PairOutcome {
         reuse,

@@ -1,21 +1,26 @@
 //! The `Still` shortcut in f32, the precision engines run in, as a resting pile meets it: every
 //! pair of shape kinds (the zoo) placed touching or up to 3 % of a unit deep, then 30 frames in
 //! which B creeps by a random step of up to 1e-6 units and turns by up to 1e-6 rad (the
-//! size of a resting rapier pile's per-step motion, docs/engines.md), and 10 in which it drifts
-//! by 4e-5 units a frame (more than the allowance: full computations). Each frame the shortcut
-//! answers is checked against a cold, full query of the same pose that converged, with
-//! docs/accuracy.md's f32 tolerance (`tol = 1e-4 × scale`) as `reuse.rs` uses it: the deepest
-//! point never deeper than the exact contact by more than `2 tol`, nor shallower than it by
-//! more than the manifold's depth margin (`2 × DEPTH_HYSTERESIS × scale`: the points are
+//! size of a resting rapier pile's per-step motion, docs/engines.md), 10 in which it walks by
+//! 1e-5 units and turns by 1e-5 rad a frame in one direction (a `δ` or two a frame: the
+//! shortcut stands for a frame or two, up to its allowance, and a full computation follows),
+//! and 10 in which it drifts by 4e-5 units a frame (more than the allowance: full computations).
+//! Each frame the shortcut answers is checked against a cold, full query of the same pose that
+//! converged, with docs/accuracy.md's f32 tolerance (`tol = 1e-4 × scale`) as `reuse.rs` uses it:
+//! the deepest point never deeper than the exact contact by more than `2 tol`, nor shallower than
+//! it by more than the manifold's depth margin (`2 × DEPTH_HYSTERESIS × scale`: the points are
 //! history's) and `2 tol`; the lower bound reported at most the cold distance (up to `tol`);
 //! the kept normal a minimiser (its support gap within `3 tol` of the cold distance: both
 //! answers' own errors and the tolerance). And sharper, the bound the shortcut is derived
 //! to keep (`pair.rs`): in f64, on the same pose, the kept normal's support gap within
 //! `8 δ` of the exact distance (`δ = accuracy × small`, up to the f32 rounding of the shapes
-//! and the normal). The largest seen is 1.6 δ; with three times the allowance it is 10 δ and
-//! this check fails, where the tolerance checks above fail only at thirty times.
-//! A guard checks that the shortcut answered most creeping frames and none of the drifting
-//! ones.
+//! and the normal), and the deepest point no deeper than the exact distance by more than `8 δ`
+//! either; every standing point's distance the separation of its two ends along the kept
+//! normal at this pose (up to rounding: the distances follow the pose). The largest gap seen
+//! is 1.8 δ off; with three times the allowance it is 8.2 δ, and the shortcut stands on
+//! drifting frames (the guard below fails).
+//! A guard checks that the shortcut answered most creeping frames, some walking frames and
+//! none of the drifting ones, and that a full computation answered some walking frames.
 
 mod common;
 
@@ -31,15 +36,19 @@ use proptest::prelude::*;
 use rand::Rng;
 
 const PREDICTION: f32 = 0.02;
-const FRAMES: usize = 40;
-/// The frames B creeps on; it drifts on the others.
+const FRAMES: usize = 50;
+/// The frames B creeps on, then walks on; it drifts on the others.
 const CREEPING: usize = 30;
+const WALKING: usize = 10;
 
 /// Frames answered by `Still` and by a full computation, over a case.
 #[derive(Debug, Default)]
 struct Counts {
     still: usize,
     computed: usize,
+    /// `Still` answers on walking frames, and full computations there.
+    still_walking: usize,
+    computed_walking: usize,
     /// `Still` answers on drifting frames (none may be).
     still_drifting: usize,
     /// `Still` frames whose cold query did not converge (not checked).
@@ -68,16 +77,18 @@ fn check_case(seed: u64) -> Result<Counts, TestCaseError> {
             let mut pos12: Isometry<f32> = a64.pose.inv_mul(&b64.pose).cast::<f32>();
             let (mut state, mut manifold) = (PairState::new(), ContactManifold::default());
             let drift = random_unit(&mut rng).cast::<f32>();
+            let axis = random_unit(&mut rng).cast::<f32>();
             for frame in 0..FRAMES {
-                // Creeping, then drifting by 4e-5 a frame (more than the largest allowance,
-                // `3 δ`: each of these frames is a full computation, and a shortcut taken on
-                // them would be off by more than the sharp bound at once, by more than the
-                // tolerance within a few frames).
+                // Creeping; walking by a `δ` or two a frame; then drifting by 4e-5 a frame
+                // (more than the largest allowance, `3 δ` with `δ` at most 1e-5 × 0.87 here:
+                // each of these frames is a full computation).
                 let (step, turn) = if frame < CREEPING {
                     (
                         random_unit(&mut rng).cast::<f32>() * rng.random_range(0.0..1e-6f32),
                         random_unit(&mut rng).cast::<f32>() * rng.random_range(0.0..1e-6f32),
                     )
+                } else if frame < CREEPING + WALKING {
+                    (drift * 1e-5, axis * 1e-5)
                 } else {
                     (drift * 4e-5, Vector::zeros())
                 };
@@ -90,8 +101,11 @@ fn check_case(seed: u64) -> Result<Counts, TestCaseError> {
                     prediction: PREDICTION,
                 };
                 let outcome = update_manifold(&input, &mut state, &mut manifold, &mut workspace);
+                let walking = (CREEPING..CREEPING + WALKING).contains(&frame);
                 match outcome.reuse {
+                    Reuse::Computed if walking => counts.computed_walking += 1,
                     Reuse::Computed => counts.computed += 1,
+                    Reuse::Still if walking => counts.still_walking += 1,
                     Reuse::Still if frame >= CREEPING => counts.still_drifting += 1,
                     Reuse::Still => counts.still += 1,
                     _ => continue,
@@ -177,6 +191,24 @@ fn check_case(seed: u64) -> Result<Counts, TestCaseError> {
                     off,
                     off / delta
                 );
+                prop_assert!(
+                    f64::from(deepest.dist) >= c64.lower_bound - 8.0 * delta - rounding,
+                    "{}: deepest {} vs exact {}",
+                    name,
+                    deepest.dist,
+                    c64.dist
+                );
+                let n = manifold.local_normal1.into_inner();
+                for p in &manifold.points {
+                    let along = (pos12 * p.local_point2 - p.local_point1).dot(&n);
+                    prop_assert!(
+                        (p.dist - along).abs() <= 1e-6 * scale(&a64.shape, &b64.shape) as f32,
+                        "{}: a standing point at {} where its ends are {} apart",
+                        name,
+                        p.dist,
+                        along
+                    );
+                }
             }
         }
     }
@@ -189,12 +221,15 @@ proptest! {
     #[test]
     fn still_contacts_agree_with_cold_queries_in_f32(seed in any::<u64>()) {
         let counts = check_case(seed)?;
-        // Most creeping frames stand; every drifting frame is a full computation.
+        // Most creeping frames stand, walking ones both stand and are computed, and every
+        // drifting frame is a full computation.
         let pairs = zoo().len() * zoo().len();
         prop_assert!(
             counts.still * 4 > CREEPING * pairs * 3
+                && counts.still_walking * 10 > WALKING * pairs
+                && counts.computed_walking * 10 > WALKING * pairs
                 && counts.still_drifting == 0
-                && counts.computed >= (FRAMES - CREEPING) * pairs
+                && counts.computed >= (FRAMES - CREEPING - WALKING) * pairs
                 && counts.cold_estimates * 20 < counts.still,
             "{:?}",
             counts
