@@ -463,9 +463,14 @@ fn reused<T: Real>(
 ) -> PairOutcome<T> {
     keep_last_manifold(reuse, manifold);
     if reuse == Reuse::Still {
+        // `(R b + t − a) · n = b · R⁻¹ n + t · n − a · n`: the normal turned once, not each point.
         let n = manifold.local_normal1.into_inner();
+        let (n2, along) = (
+            pos12.rotation.inverse_transform_vector(&n),
+            pos12.translation.vector.dot(&n),
+        );
         for p in &mut manifold.points {
-            p.dist = (pos12 * p.local_point2 - p.local_point1).dot(&n);
+            p.dist = p.local_point2.coords.dot(&n2) + along - p.local_point1.coords.dot(&n);
         }
     }
     // The answer is the last computation's, and so is its quality.
