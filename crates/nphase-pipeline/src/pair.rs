@@ -63,31 +63,31 @@
 //!   frames included). Why that is the full computation's answer within the tolerance: B moved by
 //!   at most `m` in A's frame, so the true signed distance moved by at most `m`, and so did the
 //!   separation of each point's two ends along the normal (the end on B moved with B; the end on A
-//!   and the normal stayed: a point's distance is within `2 m` and the depth hysteresis of the
-//!   distance, `w + 2 m ≤ 6 δ`, and no point is deeper than the normal's support gap); the support
-//!   gap of the two shapes along the kept normal moved by at most `m` as well. The last answer was
-//!   off by at most its bracket `w`, and its normal's support gap by at most `w + 2 δ`: the paths
-//!   that end on a normal keep its gap within about `δ` of their lower bound (GJK's settled
-//!   direction, EPA's face normal or the side normal taken within the promise), and the
+//!   and the normal stayed: a point's distance is off the distance by at most the manifold's depth
+//!   hysteresis and `w + 2 m ≤ 6 δ`, and no point is deeper than the normal's support gap); the
+//!   support gap of the two shapes along the kept normal moved by at most `m` as well. The last
+//!   answer was off by at most its bracket `w`, and its normal's support gap by at most `w + 2 δ`:
+//!   the paths that end on a normal keep its gap within about `δ` of their lower bound (GJK's
+//!   settled direction, EPA's face normal or the side normal taken within the promise), and the
 //!   separating-axis tests return a bracket of zero width where a face axis beat an edge axis by
 //!   less than their tie margin (at most `2 δ` for two boxes). So the standing distance is off the
-//!   exact one by at most `w + 2 δ + m`, and the normal's support gap by at most `w + 2 δ + 2 m ≤ 8
-//!   δ` (`w ≤ 4 δ`; for a wider bracket, `m ≤ δ` keeps stop 35's bound, `w + 4 δ`), within the
-//!   tolerance `10 δ` — however many frames it stands, since `m` is measured from `P₀`. What a full
-//!   computation would add is its own choice of points: it keeps last frame's points by their ids
-//!   (its id hysteresis reaches `2τ`, 2 % of the features' size; its depth hysteresis `1e-3` of
-//!   it), so it mostly returns the same points; where it itself changes them under motions far
-//!   below the accuracy (a cylinder on a triangle at the switch between its cap and its side goes
-//!   from one point to four and back as the pose creeps by 1e-12), the shortcut holds the last full
-//!   computation's (`reuse.rs` counts how often). A rapier scene at rest moves its bodies by about
-//!   1e-6 m a step (medians 3e-7 to 3e-6 m, docs/engines.md), so most resting contacts take this
-//!   path for several steps at a time. The rounding term limits it, in f32, to a B whose reach `ρ`
-//!   is within about twenty times the smaller shape's size (a small shape A on a large B rarely
-//!   stands; with the large shape as A it does). `Still` is measured in A's frame alone: the kept
-//!   normal is fixed there, and its support gap moves with B's points in A's frame — a turn of A by
-//!   θ tilts a large face of B under it, and the face's gap along the kept normal moves by θ times
-//!   the face's size (a ball 3 from a 40-wide ground's centre, turning 4e-6 rad: 9e-5, 14 δ),
-//!   however little the distance moved.
+//!   exact one by at most `w + 2 δ + m`, and the normal's support gap by at most
+//!   `w + 2 δ + 2 m ≤ 8 δ` (`w ≤ 4 δ`; for a wider bracket, `m ≤ δ` keeps stop 35's bound,
+//!   `w + 4 δ`), within the tolerance `10 δ` — however many frames it stands, since `m` is measured
+//!   from `P₀`. What a full computation would add is its own choice of points: it keeps last
+//!   frame's points by their ids (its id hysteresis reaches `2τ`, 2 % of the features' size; its
+//!   depth hysteresis `1e-3` of it), so it mostly returns the same points; where it itself changes
+//!   them under motions far below the accuracy (a cylinder on a triangle at the switch between its
+//!   cap and its side goes from one point to four and back as the pose creeps by 1e-12), the
+//!   shortcut holds the last full computation's (`reuse.rs` counts how often). A rapier scene at
+//!   rest moves its bodies by 1e-6 m a step or less (medians 0 to 3e-6 m, docs/engines.md), so
+//!   most resting contacts take this path for several steps at a time. The rounding term limits it,
+//!   in f32, to a B whose reach `ρ` is within about twenty times the smaller shape's size (a small
+//!   shape A on a large B rarely stands; with the large shape as A it does). `Still` is measured in
+//!   A's frame alone: the kept normal is fixed there, and its support gap moves with B's points in
+//!   A's frame — a turn of A by θ tilts a large face of B under it, and the face's gap along the
+//!   kept normal moves by θ times the face's size (a ball 3 from a 40-wide ground's centre, turning
+//!   4e-6 rad: 9e-5, 14 δ), however little the distance moved.
 //!
 //! Each shortcut reports the last full computation's lower bound less `m` (rounded up), a
 //! certified lower bound at `P`.
