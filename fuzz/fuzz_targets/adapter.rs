@@ -145,6 +145,11 @@ fn check(input: &Input) {
             )
             .expect("convex pairs are answered");
         assert!(manifolds.len() <= 1, "{manifolds:?}");
+        // The pair's size and where it is, for tolerances relative to them.
+        let scale = magnitude(&input.shape1)
+            .max(magnitude(&input.shape2))
+            .max(f64::from(pose.translation.length()))
+            .max(1e-6) as f32;
         if in_range && let Some(m) = manifolds.first() {
             assert!(m.points.len() <= 4, "{m:?}");
             if !m.points.is_empty() {
@@ -156,8 +161,10 @@ fn check(input: &Input) {
                     p.local_p1.is_finite() && p.local_p2.is_finite() && p.dist.is_finite(),
                     "{m:?}"
                 );
-                // A kept point may lie up to min(τ, prediction) beyond the prediction.
-                assert!(p.dist <= prediction + prediction + 1e-3, "{m:?}");
+                // A kept point may lie up to min(τ, prediction) beyond the prediction, and a
+                // standing manifold's distances follow the pose for a few `δ` (1e-5 of the
+                // size each) more.
+                assert!(p.dist <= prediction + prediction + 1e-3 + 1e-4 * scale, "{m:?}");
                 for q in &m.points[i + 1..] {
                     assert!((p.fid1, p.fid2) != (q.fid1, q.fid2), "{m:?}");
                 }
@@ -178,10 +185,6 @@ fn check(input: &Input) {
                     .fold(f32::INFINITY, f32::min)
             };
             let (warm, full) = (deepest(&manifolds), deepest(&cold));
-            let scale = magnitude(&input.shape1)
-                .max(magnitude(&input.shape2))
-                .max(f64::from(pose.translation.length()))
-                .max(1e-6) as f32;
             let tol = 5e-3 * scale;
             if full < prediction - tol || warm < prediction - tol {
                 assert!(
