@@ -164,7 +164,10 @@ fn check(input: &Input) {
                 // A kept point may lie up to min(τ, prediction) beyond the prediction, and a
                 // standing manifold's distances follow the pose for a few `δ` (1e-5 of the
                 // size each) more.
-                assert!(p.dist <= prediction + prediction + 1e-3 + 1e-4 * scale, "{m:?}");
+                assert!(
+                    p.dist <= prediction + prediction + 1e-3 + 1e-4 * scale,
+                    "{m:?}"
+                );
                 for q in &m.points[i + 1..] {
                     assert!((p.fid1, p.fid2) != (q.fid1, q.fid2), "{m:?}");
                 }
