@@ -153,10 +153,10 @@ fn a_state_without_turn_budgets_reads_with_none() {
     }
 }
 
-/// A pair state saved before the `Still` shortcut (no `still_within`, `stands` or
-/// `still_eighths` in its last computation) still reads, with none (the allowance measured
-/// again, in the eighths of `δ` it was saved with, and the manifold not standing until the
-/// next full computations), and goes on to the same manifolds as the state
+/// A pair state saved before the `Still` shortcut (no `still_within`, `stands`,
+/// `still_eighths` or `distances_moved` in its last computation) still reads, with none (the
+/// allowance measured again, in the eighths of `δ` it was saved with, and the manifold not
+/// standing until the next full computations), and goes on to the same manifolds as the state
 /// it was saved from once those have run.
 #[test]
 fn a_state_without_the_still_allowance_reads_without_it() {
@@ -172,13 +172,16 @@ fn a_state_without_the_still_allowance_reads_without_it() {
     assert!(last.still_within > 0.0 && last.stands, "{last:?}");
     let mut value = serde_json::to_value(&state).expect("state serializes");
     let fields = value["last"].as_object_mut().expect("an object");
-    for field in ["still_within", "stands", "still_eighths"] {
+    for field in ["still_within", "stands", "still_eighths", "distances_moved"] {
         assert!(fields.remove(field).is_some(), "{field}");
     }
     let mut old: PairState<f64> = serde_json::from_value(value).expect("state deserializes");
     let old_last = old.last.expect("kept");
     assert!(
-        old_last.still_within == 0.0 && !old_last.stands && old_last.still_eighths == 8,
+        old_last.still_within == 0.0
+            && !old_last.stands
+            && old_last.still_eighths == 8
+            && !old_last.distances_moved,
         "{old_last:?}"
     );
     let mut old_manifold = manifold.clone();

@@ -25,7 +25,9 @@
 //!
 //! * **Unchanged.** When `pos12` is bitwise `P₀`, the query would get the same input; the
 //!   manifold from the last full computation is returned as it is (its points all persisted,
-//!   with the impulses the engine wrote since).
+//!   with the impulses the engine wrote since) — its distances, where a `Still` answer (below)
+//!   rewrote them for its own pose since, computed for `P₀` again the same way (that
+//!   computation's, up to rounding).
 //! * **Apart.** A point `x` of B (B's frame) is at `R x + t` in A's frame. Between `P₀` and
 //!   `P = (R, t)` it moves by
 //!   `|R x + t − R₀ x − t₀| ≤ |t − t₀| + |(R R₀⁻¹ − I) R₀ x| ≤ |t − t₀| + 2 sin(θ/2) ρ = m`,
@@ -254,6 +256,12 @@ pub struct LastComputation<T: Real> {
     /// it existed. Read as at most 24.
     #[cfg_attr(feature = "serde", serde(default = "eight"))]
     pub still_eighths: u8,
+    /// Whether a `Still` answer since that computation rewrote the manifold's distances for
+    /// its own pose: an `Unchanged` pose (bitwise `pos12`) then has them computed again for
+    /// it, where they were that computation's as it stands (the module doc); false in a state
+    /// saved before it existed.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub distances_moved: bool,
 }
 
 /// The default of [`LastComputation::still_within`] in a saved state that lacks it.
@@ -357,6 +365,11 @@ pub fn update_manifold<T: Real>(
         let reach1 = || bounding_radius(input.shape1);
         certified_reuse(&l, &input.pos12, input.prediction, with_points, reach1).map(|r| (l, r))
     }) {
+        if reuse == Reuse::Still
+            && let Some(l) = &mut state.last
+        {
+            l.distances_moved = true;
+        }
         return reused(&last, (reuse, moved), &input.pos12, manifold);
     }
     let outcome = query_pair_witnessed(
@@ -400,6 +413,7 @@ pub fn update_manifold<T: Real>(
         quality: outcome.quality,
         stands: false,
         still_eighths: 8,
+        distances_moved: false,
     });
     let previous: ArrayVec<ContactPoint<T>, MAX_MANIFOLD_POINTS> =
         core::mem::take(&mut manifold.points);
@@ -453,8 +467,10 @@ pub fn update_manifold<T: Real>(
 
 /// The answer of a certified shortcut: the last full computation's manifold as it stands
 /// ([`keep_last_manifold`]), for `Still` with each point's distance the separation of its two
-/// ends along the kept normal at `pos12` (the module doc), and its quality; its lower bound
-/// less `moved`, how far B may have moved since (rounding included).
+/// ends along the kept normal at `pos12` (the module doc) — and for `Unchanged` too where a
+/// `Still` rewrote them since ([`LastComputation::distances_moved`]): back at the computation's
+/// own pose, they are computed for it again (its own, up to rounding) — and its quality; its
+/// lower bound less `moved`, how far B may have moved since (rounding included).
 fn reused<T: Real>(
     last: &LastComputation<T>,
     (reuse, moved): (Reuse, T),
@@ -462,7 +478,7 @@ fn reused<T: Real>(
     manifold: &mut ContactManifold<T>,
 ) -> PairOutcome<T> {
     keep_last_manifold(reuse, manifold);
-    if reuse == Reuse::Still {
+    if reuse == Reuse::Still || (reuse == Reuse::Unchanged && last.distances_moved) {
         // `(R b + t − a) · n = b · R⁻¹ n + t · n − a · n`: the normal turned once, not each point.
         let n = manifold.local_normal1.into_inner();
         let (n2, along) = (
@@ -647,6 +663,7 @@ mod tests {
             quality: ContactQuality::Converged,
             stands: true,
             still_eighths: 8,
+            distances_moved: false,
         };
         let shifted = |d: f64| {
             let mut p = p0;
@@ -720,6 +737,7 @@ mod tests {
             quality: ContactQuality::Converged,
             stands: true,
             still_eighths: 24,
+            distances_moved: false,
         };
         let turned = |angle: f64| {
             pose(

@@ -236,3 +236,53 @@ proptest! {
         );
     }
 }
+
+/// A standing manifold's distances follow the pose, and come back with it: a unit box 1e-3
+/// deep on a 4 × 1 × 4 box (f64, `δ` about 9e-11), computed at `P₁` (twice, so that it
+/// stands), then B rises by 1e-10 along the normal (`Still`: every distance 1e-10 larger), then
+/// returns to `P₁` bit for
+/// bit (`Unchanged`: the distances are `P₁`'s again, to rounding — not the risen ones). An
+/// `Unchanged` pose right after the computation keeps its distances bit for bit.
+#[test]
+fn distances_follow_the_pose_and_come_back_with_it() {
+    use nphase_shapes::{Cuboid, Shape};
+    let ground = Shape::Cuboid(Cuboid::new(Vector::new(2.0, 0.5, 2.0)).expect("valid"));
+    let cube = Shape::Cuboid(Cuboid::new(Vector::new(0.5, 0.5, 0.5)).expect("valid"));
+    let at = |x: f64, y: f64| {
+        Isometry::from_parts(
+            Vector::new(x, y, 0.2).into(),
+            UnitQuaternion::from_scaled_axis(Vector::new(0.0, 0.3, 0.0)),
+        )
+    };
+    let (mut state, mut manifold) = (PairState::new(), ContactManifold::default());
+    let mut workspace = PairWorkspace::new();
+    let mut step = |pos12: Isometry<f64>, manifold: &mut ContactManifold<f64>| {
+        let input = PairInput {
+            shape1: &ground,
+            shape2: &cube,
+            pos12,
+            prediction: 0.02,
+        };
+        update_manifold(&input, &mut state, manifold, &mut workspace).reuse
+    };
+    let distances = |m: &ContactManifold<f64>| m.points.iter().map(|p| p.dist).collect::<Vec<_>>();
+    assert_eq!(step(at(0.1, 0.999), &mut manifold), Reuse::Computed);
+    let p1 = at(0.1001, 0.999);
+    assert_eq!(step(p1, &mut manifold), Reuse::Computed);
+    let computed = distances(&manifold);
+    assert_eq!(computed.len(), 4);
+    assert_eq!(step(p1, &mut manifold), Reuse::Unchanged);
+    assert_eq!(
+        distances(&manifold),
+        computed,
+        "unchanged right after: bit for bit"
+    );
+    assert_eq!(step(at(0.1001, 0.999 + 1e-10), &mut manifold), Reuse::Still);
+    for (d, c) in distances(&manifold).iter().zip(&computed) {
+        assert!((d - c - 1e-10).abs() < 1e-14, "risen: {d} from {c}");
+    }
+    assert_eq!(step(p1, &mut manifold), Reuse::Unchanged);
+    for (d, c) in distances(&manifold).iter().zip(&computed) {
+        assert!((d - c).abs() < 1e-14, "back: {d}, computed there {c}");
+    }
+}
