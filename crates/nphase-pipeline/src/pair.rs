@@ -279,9 +279,9 @@ fn eight() -> u8 {
 
 // The per-pair record an engine keeps inline, pinned: GJK's cache (32 bytes), the
 // separating-axis feature (6, padded to 8), the manifold's history (24: its turn budgets took
-// 4 bytes of what was padding), the last full computation (a pose, three bounds, a quality, a
-// flag and the allowance in eighths, in what was padding; the allowance of `Still` made it 8
-// bytes larger) and
+// 4 bytes of what was padding), the last full computation (a pose, three bounds, a quality,
+// two flags and the allowance in eighths, the last two in what was padding; the allowance of
+// `Still` made it 8 bytes larger) and
 // the pointers to EPA's kept polytope and to the separating-axis certificate (8 each).
 const _: () = assert!(size_of::<PairState<f32>>() <= 128);
 const _: () = assert!(size_of::<PairState<f64>>() <= 168);
