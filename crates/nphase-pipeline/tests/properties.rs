@@ -376,11 +376,6 @@ fn coaxial(pose_a: &Isometry<f64>, pose_b: &Isometry<f64>, a: &Spec, b: &Spec, s
     }
 }
 
-fn half_diagonal(shape: &Shape<f64>) -> f64 {
-    let aabb = shape.local_aabb();
-    (aabb.maxs - aabb.mins).norm() / 2.0
-}
-
 fn precision_is_f32<T: Real>() -> bool {
     size_of::<T>() == 4
 }
@@ -434,7 +429,7 @@ impl Case {
             }
             Relation::Coincident => pose_a,
         };
-        let scale = half_diagonal(&wide_a).max(half_diagonal(&wide_b));
+        let scale = common::half_diagonal(&wide_a).max(common::half_diagonal(&wide_b));
         let rel = if precision_is_f32::<T>() {
             1e-4
         } else if self.a.curved() || self.b.curved() {
@@ -534,7 +529,7 @@ fn check_queries<T: Real>(case: &Case) -> Result<(), TestCaseError> {
     let (wa, wb) = (widen(&p.pose_a), widen(&p.pose_b));
     let tol = p.tol;
     let eps = T::TOLERANCES.epsilon.as_f64();
-    let reach_b = half_diagonal(&p.wide_b) * 2.0;
+    let reach_b = common::half_diagonal(&p.wide_b) * 2.0;
 
     // 1. Finite, and 7. converged.
     let c = full_contact(&p.pose_a, &p.a, &p.pose_b, &p.b)?;
@@ -928,7 +923,7 @@ fn coincident_identical_curved_shapes_are_valid_and_counted() {
             let c = full_contact(&pose, shape, &pose, shape).expect("valid answer");
             let n = world_normal(&c);
             assert!((n.norm() - 1.0).abs() < 1e-5, "{c:?}");
-            let scale = half_diagonal(wide);
+            let scale = common::half_diagonal(wide);
             let rel = if precision_is_f32::<T>() { 1e-4 } else { 1e-7 };
             let along = gap_along(wide, &widen(&pose), wide, &widen(&pose), &n);
             assert!(
