@@ -16,10 +16,10 @@
 //!
 //! Where nphase's certified reuse kept its manifold as it was (`Unchanged`, `Still`: most pairs
 //! at rest), parry's manifold already holds it, written on an earlier frame, with the engine's
-//! data updated in place: steps 2–3 are skipped and only the normals are written (`local_n2`
-//! follows the pose) — once the points are checked to be the ones written (count, and in
-//! order `(fid1, fid2)`, distance and local points, bit for bit; an engine that cleared or
-//! changed them gets them written again).
+//! data updated in place: steps 2–3 are skipped and only the normals and the distances are
+//! written (`local_n2` and the distances follow the pose) — once the points are checked to be
+//! the ones written (count, and in order `(fid1, fid2)` and local points, bit for bit; an
+//! engine that cleared or changed them gets them written again).
 //!
 //! nphase's own manifold of the pair is kept with its state in the pair's workspace, since
 //! `update_manifold` starts from last frame's (and returns it as it is when the pose did not
@@ -111,11 +111,10 @@ fn collide_with<M, C: Copy + Default>(
     // written from it then (its points in the same order, the engine's data updated in place):
     // only the normals are written (B's follows the pose). Unless the engine changed the
     // points (a new manifold, points cleared or rewritten): then they are written again.
-    if matches!(outcome.reuse, Reuse::Unchanged | Reuse::Still) && written_from(points, manifold) {
+    if matches!(outcome.reuse, Reuse::Unchanged | Reuse::Still)
+        && rewrite_distances(points, manifold)
+    {
         write_normals(manifold);
-        for (p, q) in points.iter().zip(&mut manifold.points) {
-            q.dist = p.dist;
-        }
         report.points = points.len() as u8;
         report.carried = report.points;
         return report;
@@ -148,14 +147,31 @@ fn collide_with<M, C: Copy + Default>(
 }
 
 /// Whether parry's `manifold` holds `points` as this module writes them: the same count, and
-/// point by point the same `(fid1, fid2)` and the same local points, bit for bit (a standing
-/// manifold's distances follow the pose: they are written again).
-fn written_from<M, C>(points: &[NphasePoint<f32>], manifold: &ContactManifold<M, C>) -> bool {
-    let bits = |v: [f32; 3]| v.map(f32::to_bits);
-    points.len() == manifold.points.len()
-        && points.iter().zip(&manifold.points).all(|(p, q)| {
-            (q.fid1, q.fid2) == parry_feature_ids(p.id)
-                && bits(point_from_na(&p.local_point1).to_array()) == bits(q.local_p1.to_array())
-                && bits(point_from_na(&p.local_point2).to_array()) == bits(q.local_p2.to_array())
-        })
+/// point by point the same `(fid1, fid2)` and the same local points, bit for bit. Each point's
+/// distance is written on the way (a standing manifold's distances follow the pose); where the
+/// answer is no, every point is written again anyway. One pass, its comparisons folded into one
+/// word without a branch (every standing pair runs it every frame).
+fn rewrite_distances<M, C>(
+    points: &[NphasePoint<f32>],
+    manifold: &mut ContactManifold<M, C>,
+) -> bool {
+    if points.len() != manifold.points.len() {
+        return false;
+    }
+    let mut differ = 0;
+    for (p, q) in points.iter().zip(&mut manifold.points) {
+        let (fid1, fid2) = parry_feature_ids(p.id);
+        let (a1, a2) = (&p.local_point1, &p.local_point2);
+        let (b1, b2) = (&q.local_p1, &q.local_p2);
+        differ |= (fid1.0 ^ q.fid1.0)
+            | (fid2.0 ^ q.fid2.0)
+            | (a1.x.to_bits() ^ b1.x.to_bits())
+            | (a1.y.to_bits() ^ b1.y.to_bits())
+            | (a1.z.to_bits() ^ b1.z.to_bits())
+            | (a2.x.to_bits() ^ b2.x.to_bits())
+            | (a2.y.to_bits() ^ b2.y.to_bits())
+            | (a2.z.to_bits() ^ b2.z.to_bits());
+        q.dist = p.dist;
+    }
+    differ == 0
 }

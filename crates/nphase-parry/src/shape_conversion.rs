@@ -174,47 +174,59 @@ impl PartialEq for SourceKey {
 /// The [`SourceKey`] of `shape`; `None` when it is not one of the convex shapes of the module
 /// doc.
 pub(crate) fn source_key(shape: &dyn ps::Shape) -> Option<SourceKey> {
-    let params = match shape.as_typed_shape() {
-        TypedShape::Ball(b) => bits(&[b.radius]),
-        TypedShape::Cuboid(c) => bits(&c.half_extents.to_array()),
+    // The type comes from the variant (one virtual call per key, not two: every pair takes two
+    // keys every frame).
+    let (shape_type, params) = match shape.as_typed_shape() {
+        TypedShape::Ball(b) => (ShapeType::Ball, bits(&[b.radius])),
+        TypedShape::Cuboid(c) => (ShapeType::Cuboid, bits(&c.half_extents.to_array())),
         TypedShape::Capsule(c) => {
             let (a, b) = (c.segment.a, c.segment.b);
-            bits(&[a.x, a.y, a.z, b.x, b.y, b.z, c.radius])
+            let params = bits(&[a.x, a.y, a.z, b.x, b.y, b.z, c.radius]);
+            (ShapeType::Capsule, params)
         }
-        TypedShape::Cylinder(c) => bits(&[c.half_height, c.radius]),
-        TypedShape::Cone(c) => bits(&[c.half_height, c.radius]),
-        TypedShape::Segment(s) => bits(&[s.a.x, s.a.y, s.a.z, s.b.x, s.b.y, s.b.z]),
-        TypedShape::Triangle(t) => bits(&triangle_params(t, 0.0)),
-        TypedShape::ConvexPolyhedron(h) => hull_params(h, 0.0),
+        TypedShape::Cylinder(c) => (ShapeType::Cylinder, bits(&[c.half_height, c.radius])),
+        TypedShape::Cone(c) => (ShapeType::Cone, bits(&[c.half_height, c.radius])),
+        TypedShape::Segment(s) => {
+            let params = bits(&[s.a.x, s.a.y, s.a.z, s.b.x, s.b.y, s.b.z]);
+            (ShapeType::Segment, params)
+        }
+        TypedShape::Triangle(t) => (ShapeType::Triangle, bits(&triangle_params(t, 0.0))),
+        TypedShape::ConvexPolyhedron(h) => (ShapeType::ConvexPolyhedron, hull_params(h, 0.0)),
         TypedShape::RoundCuboid(r) => {
             let h = r.inner_shape.half_extents;
-            bits(&[h.x, h.y, h.z, r.border_radius])
+            (
+                ShapeType::RoundCuboid,
+                bits(&[h.x, h.y, h.z, r.border_radius]),
+            )
         }
-        TypedShape::RoundCylinder(r) => bits(&[
-            r.inner_shape.half_height,
-            r.inner_shape.radius,
-            r.border_radius,
-        ]),
-        TypedShape::RoundCone(r) => bits(&[
-            r.inner_shape.half_height,
-            r.inner_shape.radius,
-            r.border_radius,
-        ]),
-        TypedShape::RoundTriangle(r) => bits(&triangle_params(&r.inner_shape, r.border_radius)),
-        TypedShape::RoundConvexPolyhedron(r) => hull_params(&r.inner_shape, r.border_radius),
+        TypedShape::RoundCylinder(r) => {
+            let c = &r.inner_shape;
+            let params = bits(&[c.half_height, c.radius, r.border_radius]);
+            (ShapeType::RoundCylinder, params)
+        }
+        TypedShape::RoundCone(r) => {
+            let c = &r.inner_shape;
+            let params = bits(&[c.half_height, c.radius, r.border_radius]);
+            (ShapeType::RoundCone, params)
+        }
+        TypedShape::RoundTriangle(r) => {
+            let params = bits(&triangle_params(&r.inner_shape, r.border_radius));
+            (ShapeType::RoundTriangle, params)
+        }
+        TypedShape::RoundConvexPolyhedron(r) => {
+            let params = hull_params(&r.inner_shape, r.border_radius);
+            (ShapeType::RoundConvexPolyhedron, params)
+        }
         TypedShape::Custom(_) => {
             // An nphase shape behind `AsParry` is immutable there: its address names it.
             let address = native(shape)? as *const Shape<f32> as u64;
             let mut params = [0u32; 10];
             params[..2].copy_from_slice(&[address as u32, (address >> 32) as u32]);
-            params
+            (ShapeType::Custom, params)
         }
         _ => return None,
     };
-    Some(SourceKey {
-        shape_type: shape.shape_type(),
-        params,
-    })
+    Some(SourceKey { shape_type, params })
 }
 
 /// The bit patterns of up to ten parameters.
