@@ -254,6 +254,7 @@ pub enum ReferenceSide {
 /// supporting features of A and B, and the reference side of the clipping.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct ManifoldHistory {
     /// The supporting features of A and B (see
     /// [`FeatureMap::local_support_feature_near`](nphase_shapes::FeatureMap::local_support_feature_near)).

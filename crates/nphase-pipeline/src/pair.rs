@@ -229,6 +229,7 @@ pub struct PairState<T: Real> {
         deserialize = "T: serde::de::DeserializeOwned"
     ))
 )]
+#[non_exhaustive]
 pub struct LastComputation<T: Real> {
     /// `pos12` then.
     pub pos12: Isometry<T>,

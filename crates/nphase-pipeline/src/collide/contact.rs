@@ -72,6 +72,7 @@ pub enum ContactQuality {
 
 /// The outcome of one pair query, with the work it took.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[non_exhaustive]
 pub struct PairOutcome<T: Real> {
     /// The contact, if the shapes are within the prediction distance.
     pub contact: Option<LocalContact<T>>,
