@@ -109,8 +109,9 @@ fn collide_with<M, C: Copy + Default>(
     };
     // A certified shortcut kept nphase's manifold as it was, and parry's still holds what was
     // written from it then (its points in the same order, the engine's data updated in place):
-    // only the normals are written (B's follows the pose). Unless the engine changed the
-    // points (a new manifold, points cleared or rewritten): then they are written again.
+    // only the normals and the distances are written (B's normal and the distances follow the
+    // pose). Unless the engine changed the points (a new manifold, points cleared or
+    // rewritten): then they are written again.
     if matches!(outcome.reuse, Reuse::Unchanged | Reuse::Still)
         && rewrite_distances(points, manifold)
     {
