@@ -240,9 +240,9 @@ proptest! {
 /// A standing manifold's distances follow the pose, and come back with it: a unit box 1e-3
 /// deep on a 4 × 1 × 4 box (f64, `δ` about 9e-11), computed at `P₁` (twice, so that it
 /// stands), then B rises by 1e-10 along the normal (`Still`: every distance 1e-10 larger), then
-/// returns to `P₁` bit for
-/// bit (`Unchanged`: the distances are `P₁`'s again, to rounding — not the risen ones). An
-/// `Unchanged` pose right after the computation keeps its distances bit for bit.
+/// returns to `P₁` bit for bit (`Unchanged`: the distances are `P₁`'s again, to rounding — not
+/// the risen ones). An `Unchanged` pose right after the computation keeps its distances bit for
+/// bit.
 #[test]
 fn distances_follow_the_pose_and_come_back_with_it() {
     use nphase_shapes::{Cuboid, Shape};
