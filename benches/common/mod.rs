@@ -220,6 +220,16 @@ pub fn contact_pairs() -> Vec<(String, Desc, Desc)> {
             cuboid.clone(),
         ),
         (
+            "capsule-capsule".to_owned(),
+            Desc::Capsule(0.5, 0.3),
+            Desc::Capsule(0.4, 0.2),
+        ),
+        (
+            "ball-capsule".to_owned(),
+            Desc::Ball(0.5),
+            Desc::Capsule(0.5, 0.3),
+        ),
+        (
             "cylinder-box".to_owned(),
             Desc::Cylinder(0.5, 0.4),
             cuboid.clone(),

@@ -9,6 +9,11 @@
 //!   axes and the profiles' kinks (`revolution.rs`), exact;
 //! * point core–cuboid core, either order (ball–box, ball–rounded box): the clamped point
 //!   (`point_box.rs`), exact;
+//! * point core–segment core, either order (ball–capsule): the clamped projection
+//!   (`point_segment.rs`), exact;
+//! * segment core–segment core (capsule–capsule): the segments' closest points
+//!   (`segment_segment.rs`), exact — unless the cores touch or cross within GJK's touch
+//!   tolerance, which is left to the general path below;
 //! * cuboid core–cuboid core overlapping: the fifteen axes of two boxes in closed form
 //!   (`cuboid_sat.rs`, cheaper than the general test below on resting stacks); apart, the
 //!   general test;
@@ -37,9 +42,11 @@ mod convex_gjk;
 mod cuboid_sat;
 mod lateral_azimuth;
 mod point_box;
+mod point_segment;
 mod polytope_sat;
 mod revolution;
 mod rim_edge;
+mod segment_segment;
 #[cfg(test)]
 mod test_poses;
 
@@ -53,6 +60,7 @@ use nphase_epa::WarmPolytope;
 use nphase_gjk::{GjkInput, GjkOptions, GjkStatus, Simplex, SimplexCache};
 use nphase_math::{Isometry, Point, Real};
 use nphase_shapes::{Core, Shape};
+use num_traits::Float;
 
 use crate::PairWorkspace;
 use polytope_sat::{Polytope, SatInput, SatOutcome};
@@ -131,17 +139,29 @@ pub(crate) fn query_pair_witnessed<T: Real>(
             return PairOutcome::closed_form(contact, prediction);
         }
         (Core::Point, Core::Cuboid(c)) => {
-            // In B's frame, where the cuboid sits at the origin, then back with A and B swapped.
-            let center1 = pos12.inverse_transform_point(&Point::origin());
-            let contact =
-                point_box::cuboid_point(&c.half_extents(), radius2, &center1.coords, radius1);
-            let contact = LocalContact {
-                point1: pos12 * contact.point2,
-                point2: pos12 * contact.point1,
-                normal: -(pos12.rotation * contact.normal),
-                ..contact
-            };
+            let contact = from_b(pos12, |center1| {
+                point_box::cuboid_point(&c.half_extents(), radius2, &center1.coords, radius1)
+            });
             return PairOutcome::closed_form(contact, prediction);
+        }
+        (Core::Segment(s), Core::Point) => {
+            let center2 = Point::from(pos12.translation.vector);
+            let contact = point_segment::segment_point(s, radius1, &center2, radius2);
+            return PairOutcome::closed_form(contact, prediction);
+        }
+        (Core::Point, Core::Segment(s)) => {
+            let contact = from_b(pos12, |center1| {
+                point_segment::segment_point(s, radius2, center1, radius1)
+            });
+            return PairOutcome::closed_form(contact, prediction);
+        }
+        (Core::Segment(s1), Core::Segment(s2)) => {
+            let small = Float::min(shape_size(&core1, radius1), shape_size(&core2, radius2));
+            if let Some(contact) =
+                segment_segment::segment_segment((s1, radius1), (s2, radius2), pos12, small)
+            {
+                return PairOutcome::closed_form(contact, prediction);
+            }
         }
         (Core::Cylinder(_) | Core::Cone(_), Core::Cylinder(_) | Core::Cone(_)) => {
             // With no prediction limit it answers whenever it applies: its distance is then
@@ -266,5 +286,20 @@ pub(crate) fn query_pair_witnessed<T: Real>(
                 ..outcome
             }
         }
+    }
+}
+
+/// A closed form `contact` that runs in B's frame — B's core at the origin, A's point core at
+/// `center1` there — turned back into A's frame with A and B swapped.
+fn from_b<T: Real>(
+    pos12: &Isometry<T>,
+    contact: impl FnOnce(&Point<T>) -> LocalContact<T>,
+) -> LocalContact<T> {
+    let contact = contact(&pos12.inverse_transform_point(&Point::origin()));
+    LocalContact {
+        point1: pos12 * contact.point2,
+        point2: pos12 * contact.point1,
+        normal: -(pos12.rotation * contact.normal),
+        ..contact
     }
 }

@@ -48,38 +48,13 @@ pub(crate) fn cuboid_point<T: Real>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::collide::test_poses::assert_exact_contact;
     use crate::{PairWorkspace, query_pair};
-    use nphase_epa::EpaOptions;
-    use nphase_gjk::{GjkInput, GjkStatus, Simplex, SimplexCache, closest_points_with_simplex};
-    use nphase_math::Isometry;
-    use nphase_math::Rotation;
-    use nphase_shapes::Shape;
-    use nphase_shapes::{Ball, Cuboid, SupportMap};
+    use nphase_gjk::SimplexCache;
+    use nphase_math::{Isometry, Rotation};
+    use nphase_shapes::{Ball, Cuboid, Shape};
     use rand::{Rng, SeedableRng};
     use rand_pcg::Pcg64;
-
-    /// The signed distance of the cores by GJK (and EPA when they overlap), an independent
-    /// answer for the closed form.
-    fn reference(
-        shape1: &Shape<f64>,
-        shape2: &Shape<f64>,
-        pos12: &Isometry<f64>,
-        workspace: &mut PairWorkspace<f64>,
-    ) -> f64 {
-        let ((core1, radius1), (core2, radius2)) = (shape1.core(), shape2.core());
-        let input = GjkInput::new(&core1, &core2, *pos12).with_radii(radius1, radius2);
-        let mut simplex = Simplex::default();
-        let mut cache = SimplexCache::EMPTY;
-        match closest_points_with_simplex(&input, &mut cache, &mut simplex).status {
-            GjkStatus::Separated(c) => c.distance,
-            GjkStatus::Intersecting => {
-                let options = EpaOptions::default();
-                let epa = nphase_epa::penetration(&input, &simplex, &options, &mut workspace.epa);
-                -epa.status.penetration().depth
-            }
-            other => panic!("reference query did not converge: {other:?}"),
-        }
-    }
 
     /// Ball against box and rounded box, both orders, centres inside, on and around the box:
     /// the closed form agrees with GJK/EPA on the distance (1e-12 of the size), its normal is a
@@ -128,26 +103,7 @@ mod tests {
                     &mut workspace,
                 );
                 let c = outcome.contact.expect("within an infinite prediction");
-                let truth = reference(shape1, shape2, &pos12, &mut workspace);
-                let tol = 1e-12 * scale;
-                assert!((c.dist - truth).abs() <= tol, "{} vs {truth}", c.dist);
-                let n = c.normal.into_inner();
-                let gap = -shape1.local_support_point(&n).coords.dot(&n)
-                    - shape2.support_point(&pos12, &-n).coords.dot(&-n);
-                assert!(
-                    (gap - c.dist).abs() <= tol,
-                    "normal gap {gap} vs {}",
-                    c.dist
-                );
-                let mismatch = ((c.point2 - c.point1) - n * c.dist).norm();
-                assert!(mismatch <= tol, "witnesses off dist·n by {mismatch}");
-                let on1 = shape1.local_support_point(&n).coords.dot(&n) - c.point1.coords.dot(&n);
-                let on2 =
-                    shape2.support_point(&pos12, &-n).coords.dot(&n) - c.point2.coords.dot(&n);
-                assert!(
-                    on1.abs() <= tol && on2.abs() <= tol,
-                    "witnesses off the surfaces"
-                );
+                assert_exact_contact(shape1, shape2, &pos12, &c, 1e-12 * scale, &mut workspace);
             }
         }
         // Representative: centres inside and outside the box alike.

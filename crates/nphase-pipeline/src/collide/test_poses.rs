@@ -1,8 +1,15 @@
-//! Random poses shared by the collide tests.
+//! Random poses, and the reference the closed forms are checked against, shared by the
+//! collide tests.
 
-use nphase_math::{Rotation, Vector};
+use nphase_epa::EpaOptions;
+use nphase_gjk::{GjkInput, GjkStatus, Simplex, SimplexCache, closest_points_with_simplex};
+use nphase_math::{Isometry, Rotation, Vector};
+use nphase_shapes::{Shape, SupportMap};
 use rand::Rng;
 use rand_pcg::Pcg64;
+
+use super::LocalContact;
+use crate::PairWorkspace;
 
 /// A random turn: a scaled axis with components in [−3, 3) (drawn x, y, z).
 pub(super) fn random_turn(rng: &mut Pcg64) -> Rotation<f64> {
@@ -11,4 +18,58 @@ pub(super) fn random_turn(rng: &mut Pcg64) -> Rotation<f64> {
         rng.random_range(-3.0..3.0),
         rng.random_range(-3.0..3.0),
     ))
+}
+
+/// The signed distance of two shapes by GJK on their cores (and EPA when the cores overlap):
+/// the independent answer the closed forms are checked against.
+pub(super) fn gjk_epa_distance(
+    shape1: &Shape<f64>,
+    shape2: &Shape<f64>,
+    pos12: &Isometry<f64>,
+    workspace: &mut PairWorkspace<f64>,
+) -> f64 {
+    let ((core1, radius1), (core2, radius2)) = (shape1.core(), shape2.core());
+    let input = GjkInput::new(&core1, &core2, *pos12).with_radii(radius1, radius2);
+    let mut simplex = Simplex::default();
+    let mut cache = SimplexCache::EMPTY;
+    match closest_points_with_simplex(&input, &mut cache, &mut simplex).status {
+        GjkStatus::Separated(c) => c.distance,
+        GjkStatus::Intersecting => {
+            let options = EpaOptions::default();
+            let epa = nphase_epa::penetration(&input, &simplex, &options, &mut workspace.epa);
+            -epa.status.penetration().depth
+        }
+        other => panic!("reference query did not converge: {other:?}"),
+    }
+}
+
+/// A closed form's contact `c` of `shape1` and `shape2` at `pos12` is exact to `tol`: its
+/// distance is GJK/EPA's ([`gjk_epa_distance`]), its normal a minimiser (the support gap along
+/// it is the distance), its witness pair `dist · normal` apart and on the surfaces.
+pub(super) fn assert_exact_contact(
+    shape1: &Shape<f64>,
+    shape2: &Shape<f64>,
+    pos12: &Isometry<f64>,
+    c: &LocalContact<f64>,
+    tol: f64,
+    workspace: &mut PairWorkspace<f64>,
+) {
+    let truth = gjk_epa_distance(shape1, shape2, pos12, workspace);
+    assert!((c.dist - truth).abs() <= tol, "{} vs {truth}", c.dist);
+    let n = c.normal.into_inner();
+    let gap = -shape1.local_support_point(&n).coords.dot(&n)
+        - shape2.support_point(pos12, &-n).coords.dot(&-n);
+    assert!(
+        (gap - c.dist).abs() <= tol,
+        "normal gap {gap} vs {}",
+        c.dist
+    );
+    let mismatch = ((c.point2 - c.point1) - n * c.dist).norm();
+    assert!(mismatch <= tol, "witnesses off dist·n by {mismatch}");
+    let on1 = shape1.local_support_point(&n).coords.dot(&n) - c.point1.coords.dot(&n);
+    let on2 = shape2.support_point(pos12, &-n).coords.dot(&n) - c.point2.coords.dot(&n);
+    assert!(
+        on1.abs() <= tol && on2.abs() <= tol,
+        "witnesses off the surfaces"
+    );
 }
