@@ -2,11 +2,11 @@
 //! and one-shot `query::contact` against `parry3d::query::contact`, on the same world poses.
 //!
 //! Groups `contact/<pair>/<depth>/<precision>`: box–box, box–ball, capsule–box,
-//! capsule–capsule, ball–capsule, cylinder–box, cone–box, hull–hull (32 points on a sphere and
-//! on an ellipsoid), round box–box, triangle–box; `deep` (signed distance −0.2 × scale),
-//! `shallow` (−0.01 × scale) and `sep` (+0.1 × scale), 64 random configurations each (random
-//! orientations, directions and world placement within ±2 units). Every query passes a
-//! prediction of 0.2 × scale, so every case reports a contact.
+//! capsule–capsule, ball–capsule, ball–cylinder, ball–cone, cylinder–box, cone–box, hull–hull
+//! (32 points on a sphere and on an ellipsoid), round box–box, triangle–box; `deep` (signed
+//! distance −0.2 × scale), `shallow` (−0.01 × scale) and `sep` (+0.1 × scale), 64 random
+//! configurations each (random orientations, directions and world placement within ±2 units).
+//! Every query passes a prediction of 0.2 × scale, so every case reports a contact.
 //! Cases:
 //! * `nphase_pair` — `pos1⁻¹·pos2`, then `query_pair` (the allocation-free per-pair entry of the
 //!   pipeline) with a workspace kept across queries and `SimplexCache::EMPTY`;

@@ -230,6 +230,16 @@ pub fn contact_pairs() -> Vec<(String, Desc, Desc)> {
             Desc::Capsule(0.5, 0.3),
         ),
         (
+            "ball-cylinder".to_owned(),
+            Desc::Ball(0.5),
+            Desc::Cylinder(0.5, 0.4),
+        ),
+        (
+            "ball-cone".to_owned(),
+            Desc::Ball(0.5),
+            Desc::Cone(0.5, 0.4),
+        ),
+        (
             "cylinder-box".to_owned(),
             Desc::Cylinder(0.5, 0.4),
             cuboid.clone(),

@@ -11,6 +11,9 @@
 //!   (`point_box.rs`), exact;
 //! * point core–segment core, either order (ball–capsule): the clamped projection
 //!   (`point_segment.rs`), exact;
+//! * point core–cylinder or cone core, either order (ball–cylinder, ball–cone): the closest
+//!   point of a rectangle or triangle in the point's radial half-plane (`point_cylinder.rs`,
+//!   `point_cone.rs`), exact;
 //! * segment core–segment core (capsule–capsule): the segments' closest points
 //!   (`segment_segment.rs`), exact — unless the cores touch or cross within GJK's touch
 //!   tolerance, which is left to the general path below;
@@ -42,6 +45,8 @@ mod convex_gjk;
 mod cuboid_sat;
 mod lateral_azimuth;
 mod point_box;
+mod point_cone;
+mod point_cylinder;
 mod point_segment;
 mod polytope_sat;
 mod revolution;
@@ -141,6 +146,28 @@ pub(crate) fn query_pair_witnessed<T: Real>(
         (Core::Point, Core::Cuboid(c)) => {
             let contact = from_b(pos12, |center1| {
                 point_box::cuboid_point(&c.half_extents(), radius2, &center1.coords, radius1)
+            });
+            return PairOutcome::closed_form(contact, prediction);
+        }
+        (Core::Cylinder(c), Core::Point) => {
+            let center2 = Point::from(pos12.translation.vector);
+            let contact = point_cylinder::cylinder_point(c, radius1, &center2, radius2);
+            return PairOutcome::closed_form(contact, prediction);
+        }
+        (Core::Point, Core::Cylinder(c)) => {
+            let contact = from_b(pos12, |center1| {
+                point_cylinder::cylinder_point(c, radius2, center1, radius1)
+            });
+            return PairOutcome::closed_form(contact, prediction);
+        }
+        (Core::Cone(c), Core::Point) => {
+            let center2 = Point::from(pos12.translation.vector);
+            let contact = point_cone::cone_point(c, radius1, &center2, radius2);
+            return PairOutcome::closed_form(contact, prediction);
+        }
+        (Core::Point, Core::Cone(c)) => {
+            let contact = from_b(pos12, |center1| {
+                point_cone::cone_point(c, radius2, center1, radius1)
             });
             return PairOutcome::closed_form(contact, prediction);
         }

@@ -103,7 +103,14 @@ mod tests {
                     &mut workspace,
                 );
                 let c = outcome.contact.expect("within an infinite prediction");
-                assert_exact_contact(shape1, shape2, &pos12, &c, 1e-12 * scale, &mut workspace);
+                assert_exact_contact(
+                    shape1,
+                    shape2,
+                    &pos12,
+                    &c,
+                    (1e-12 * scale, 1e-12 * scale),
+                    &mut workspace,
+                );
             }
         }
         // Representative: centres inside and outside the box alike.

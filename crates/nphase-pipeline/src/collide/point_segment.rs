@@ -121,7 +121,14 @@ mod tests {
                 let c = outcome.contact.expect("within an infinite prediction");
                 assert_eq!(outcome.gjk_iterations, 0, "the closed form answers");
                 let scale = center.norm() + 2.5;
-                assert_exact_contact(shape1, shape2, &pos12, &c, 1e-12 * scale, &mut workspace);
+                assert_exact_contact(
+                    shape1,
+                    shape2,
+                    &pos12,
+                    &c,
+                    (1e-12 * scale, 1e-12 * scale),
+                    &mut workspace,
+                );
             }
         }
         assert!(

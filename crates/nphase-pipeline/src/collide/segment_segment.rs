@@ -202,7 +202,14 @@ mod tests {
                 let c = outcome.contact.expect("within an infinite prediction");
                 closed += usize::from(outcome.gjk_iterations == 0);
                 let scale = offset.norm() + 4.0;
-                assert_exact_contact(s1, s2, &pose, &c, 1e-12 * scale, &mut workspace);
+                assert_exact_contact(
+                    s1,
+                    s2,
+                    &pose,
+                    &c,
+                    (1e-12 * scale, 1e-12 * scale),
+                    &mut workspace,
+                );
             }
         }
         assert!(parallel > trials / 4, "{parallel}");
