@@ -645,6 +645,28 @@ fn needle_deep_in_a_thin_cone_stays_deep_on_the_next_frame() {
     check::<f64>();
 }
 
+/// Regression (fuzz target `contact`, the day the ball–cone closed form came): a ball of radius
+/// 78 430 at 226 746 along z from a flat cone (half-height −0, radius 7.8e-5, a disc) was
+/// reported −78 430 deep by `distance` while `intersection_test` (GJK) had them apart. The
+/// point lay in the disc's plane beyond its rim, where the flat cone's slant line is the
+/// base's and bounded nothing; a point beyond the rim along the slant now goes to the rim
+/// whatever the cone's height.
+#[test]
+fn ball_beside_a_flat_cone_is_apart() {
+    fn check<T: Real>() {
+        let ball = Shape::Ball(Ball::new(T::lit(78_430.17578125)).expect("valid"));
+        let disc = Shape::Cone(Cone::new(T::lit(-0.0), T::lit(7.8125e-5)).expect("valid"));
+        let at = Isometry::translation(T::zero(), T::zero(), T::lit(226_745.60546875));
+        let d = distance(&at, &ball, &Isometry::identity(), &disc).expect("finite poses");
+        let expected = 226_745.60546875 - 78_430.17578125 - 7.8125e-5;
+        assert!((d.as_f64() - expected).abs() < 0.05, "{d:?}");
+        let touching = intersection_test(&at, &ball, &Isometry::identity(), &disc);
+        assert!(!touching.expect("finite poses"));
+    }
+    check::<f32>();
+    check::<f64>();
+}
+
 /// Colliders 0 (`a`, at the origin) and 1 (`b`, at `pose`), for a narrow phase's one pair.
 fn a_and_b<T: Real>(
     a: &Shape<T>,

@@ -10,8 +10,10 @@
 //! `τ = −(ρ − R)·R/L + (y + h)·2h/L` (`0 ≤ τ ≤ L` for every point of the triangle).
 //!
 //! * `y < −h`, `ρ ≤ R` — under the base: normal `−y`, distance `−h − y`;
-//! * `y < −h`, `ρ > R`, or `σ > 0` with `τ ≤ 0` — beyond the rim: the normal runs from the rim
-//!   point, `(ρ − R)·u + (y + h)·y` normalised;
+//! * `y < −h`, `ρ > R`, or `τ < 0`, or `σ > 0` with `τ ≤ 0` — beyond the rim: the normal runs
+//!   from the rim point, `(ρ − R)·u + (y + h)·y` normalised (`τ < 0` implies `σ > 0` or
+//!   `y < −h` unless the cone is a flat disc, `h` zero, whose slant line is the base's: there
+//!   it bounds the disc);
 //! * `σ > 0`, `τ ≥ L` — beyond the apex: from the apex, `ρ·u + (y − h)·y` normalised;
 //! * `σ > 0` otherwise — beside the slant: normal `2h/L·u + R/L·y`, distance `σ`;
 //! * inside: the nearer of the base (depth `y + h`) and the slant (depth `−σ`), the base on a
@@ -67,7 +69,7 @@ pub(crate) fn cone_point<T: Real>(
         let below = y < -h;
         if below && rho <= r {
             (-Vector::y(), -h - y, radial - Vector::y() * h)
-        } else if below || (sigma > T::zero() && tau <= T::zero()) {
+        } else if below || tau < T::zero() || (sigma > T::zero() && tau <= T::zero()) {
             from(r, -h)
         } else if sigma > T::zero() && tau >= length {
             from(T::zero(), h)
@@ -152,6 +154,48 @@ mod tests {
         for count in [inside, below, above] {
             assert!(count > trials / 10, "{inside} {below} {above} of {trials}");
         }
+    }
+
+    /// Degenerate cones: a flat disc (`h` zero, also `−0`, found by fuzzing: a point beside
+    /// the disc in its plane came out on it) and a needle (`R` zero), in f32 and f64.
+    fn degenerate_cones<T: Real>() {
+        let lit = |x: f64| T::lit(x);
+        let s = 0.5f64.sqrt();
+        let cases = [
+            // (h, R, centre, core distance, normal)
+            (-0.0, 1e-4, [0.0, 0.0, 3.0], 3.0 - 1e-4, [0.0, 0.0, 1.0]),
+            (0.0, 0.5, [1.5, 0.0, 0.0], 1.0, [1.0, 0.0, 0.0]),
+            // On the disc: the base's normal (the base on a tie).
+            (0.0, 0.5, [0.2, 0.0, 0.0], 0.0, [0.0, -1.0, 0.0]),
+            (0.0, 0.5, [0.2, -0.3, 0.0], 0.3, [0.0, -1.0, 0.0]),
+            (0.0, 0.5, [0.2, 0.3, 0.0], 0.3, [0.0, 1.0, 0.0]),
+            (0.0, 0.5, [1.5, 1.0, 0.0], 2f64.sqrt(), [s, s, 0.0]),
+            (0.5, 0.0, [0.0, 0.2, 0.7], 0.7, [0.0, 0.0, 1.0]),
+            (0.5, 0.0, [0.0, -0.9, 0.0], 0.4, [0.0, -1.0, 0.0]),
+            (0.5, 0.0, [0.3, 0.9, 0.0], 0.5, [0.6, 0.8, 0.0]),
+        ];
+        for (h, r, center, core_distance, normal) in cases {
+            let cone = Cone::new(lit(h), lit(r)).expect("valid");
+            let center = Point::new(lit(center[0]), lit(center[1]), lit(center[2]));
+            let c = cone_point(&cone, T::zero(), &center, T::zero());
+            let tol = lit(1e-6);
+            assert!(
+                Float::abs(c.dist - lit(core_distance)) <= tol,
+                "{center:?}: {c:?}"
+            );
+            let expected = Vector::new(lit(normal[0]), lit(normal[1]), lit(normal[2]));
+            assert!((c.normal.into_inner() - expected).norm() <= tol, "{c:?}");
+        }
+    }
+
+    #[test]
+    fn degenerate_cones_f32() {
+        degenerate_cones::<f32>();
+    }
+
+    #[test]
+    fn degenerate_cones_f64() {
+        degenerate_cones::<f64>();
     }
 
     /// In f32, one centre per region: the distance and normal exact to the rounding.
