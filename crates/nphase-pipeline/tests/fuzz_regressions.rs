@@ -667,6 +667,23 @@ fn ball_beside_a_flat_cone_is_apart() {
     check::<f64>();
 }
 
+/// Regression (fuzz target `contact`, after the fix above): a ball of radius 509 796 at
+/// 593 750 along y from a needle (a cone of half-height 2.3e-7 and radius −0) was reported
+/// −509 796 deep: on a needle's axis the slant's distance is zero, and the point beyond the
+/// apex was measured to the slant. The apex is now chosen by the point's place along the
+/// slant alone. (In f64: f32 refuses a half-height below its smallest length, 1e-6.)
+#[test]
+fn ball_beyond_a_needles_apex_is_apart() {
+    let ball = Shape::Ball(Ball::<f64>::new(509_796.142578125).expect("valid"));
+    let needle = Shape::Cone(Cone::new(2.3193359375e-7, -0.0).expect("valid"));
+    let at = Isometry::translation(0.0, 593_750.0, 0.0);
+    let d: f64 = distance(&at, &ball, &Isometry::identity(), &needle).expect("finite poses");
+    assert!((d - (593_750.0 - 509_796.142578125)).abs() < 1e-6, "{d:?}");
+    let touching = intersection_test(&at, &ball, &Isometry::identity(), &needle);
+    assert!(!touching.expect("finite poses"));
+    assert!(Cone::<f32>::new(2.3193359375e-7, 0.0).is_err());
+}
+
 /// Colliders 0 (`a`, at the origin) and 1 (`b`, at `pose`), for a narrow phase's one pair.
 fn a_and_b<T: Real>(
     a: &Shape<T>,

@@ -10,14 +10,17 @@
 //! `τ = −(ρ − R)·R/L + (y + h)·2h/L` (`0 ≤ τ ≤ L` for every point of the triangle).
 //!
 //! * `y < −h`, `ρ ≤ R` — under the base: normal `−y`, distance `−h − y`;
-//! * `y < −h`, `ρ > R`, or `τ < 0`, or `σ > 0` with `τ ≤ 0` — beyond the rim: the normal runs
-//!   from the rim point, `(ρ − R)·u + (y + h)·y` normalised (`τ < 0` implies `σ > 0` or
-//!   `y < −h` unless the cone is a flat disc, `h` zero, whose slant line is the base's: there
-//!   it bounds the disc);
-//! * `σ > 0`, `τ ≥ L` — beyond the apex: from the apex, `ρ·u + (y − h)·y` normalised;
+//! * `y < −h`, `ρ > R`, or `τ < 0` — beyond the rim: the normal runs from the rim point,
+//!   `(ρ − R)·u + (y + h)·y` normalised;
+//! * `τ > L` — beyond the apex: from the apex, `ρ·u + (y − h)·y` normalised;
 //! * `σ > 0` otherwise — beside the slant: normal `2h/L·u + R/L·y`, distance `σ`;
 //! * inside: the nearer of the base (depth `y + h`) and the slant (depth `−σ`), the base on a
 //!   tie; minus that depth.
+//!
+//! Above the base, `τ < 0` and `τ > L` lie outside the slant (`σ > 0`) for a proper cone; the
+//! rim and apex are chosen by `τ` alone so that a flat triangle is bounded too — a disc (`h`
+//! zero: the slant's line is the base's) or a needle (`R` zero: on its axis `σ` is zero), both
+//! found by fuzzing.
 //!
 //! As for the cylinder (`point_cylinder.rs`), distances are differences of input-sized numbers
 //! and normals are built from `u` and `y`, so each is exact to the rounding of the coordinates
@@ -69,9 +72,9 @@ pub(crate) fn cone_point<T: Real>(
         let below = y < -h;
         if below && rho <= r {
             (-Vector::y(), -h - y, radial - Vector::y() * h)
-        } else if below || tau < T::zero() || (sigma > T::zero() && tau <= T::zero()) {
+        } else if below || tau < T::zero() {
             from(r, -h)
-        } else if sigma > T::zero() && tau >= length {
+        } else if tau > length {
             from(T::zero(), h)
         } else if sigma > T::zero() || -sigma < along_y {
             (slant, sigma, center2.coords - slant * sigma)
@@ -157,7 +160,8 @@ mod tests {
     }
 
     /// Degenerate cones: a flat disc (`h` zero, also `−0`, found by fuzzing: a point beside
-    /// the disc in its plane came out on it) and a needle (`R` zero), in f32 and f64.
+    /// the disc in its plane came out on it) and a needle (`R` zero; also found by fuzzing: a
+    /// point on its axis beyond the apex came out on the slant), in f32 and f64.
     fn degenerate_cones<T: Real>() {
         let lit = |x: f64| T::lit(x);
         let s = 0.5f64.sqrt();
@@ -173,6 +177,9 @@ mod tests {
             (0.5, 0.0, [0.0, 0.2, 0.7], 0.7, [0.0, 0.0, 1.0]),
             (0.5, 0.0, [0.0, -0.9, 0.0], 0.4, [0.0, -1.0, 0.0]),
             (0.5, 0.0, [0.3, 0.9, 0.0], 0.5, [0.6, 0.8, 0.0]),
+            // A needle's axis beyond its apex (its slant's distance is zero all along the axis).
+            (0.5, -0.0, [0.0, 3.0, 0.0], 2.5, [0.0, 1.0, 0.0]),
+            (1e-5, -0.0, [0.0, 5.0, 0.0], 5.0 - 1e-5, [0.0, 1.0, 0.0]),
         ];
         for (h, r, center, core_distance, normal) in cases {
             let cone = Cone::new(lit(h), lit(r)).expect("valid");
