@@ -48,9 +48,8 @@ pub(crate) fn cuboid_point<T: Real>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::collide::test_poses::assert_exact_contact;
-    use crate::{PairWorkspace, query_pair};
-    use nphase_gjk::SimplexCache;
+    use crate::PairWorkspace;
+    use crate::collide::test_poses::check_both_orders;
     use nphase_math::{Isometry, Rotation};
     use nphase_shapes::{Ball, Cuboid, Shape};
     use rand::{Rng, SeedableRng};
@@ -88,30 +87,9 @@ mod tests {
                 Rotation::new(Vector::from_fn(|_, _| rng.random_range(-3.0..3.0))),
             );
             let scale = half.norm() + 0.7;
-            for ball_first in [false, true] {
-                let (shape1, shape2, pos12) = if ball_first {
-                    (&ball, &boxy, ball_pose.inverse())
-                } else {
-                    (&boxy, &ball, ball_pose)
-                };
-                let outcome = query_pair(
-                    shape1,
-                    shape2,
-                    &pos12,
-                    f64::INFINITY,
-                    &mut SimplexCache::EMPTY.clone(),
-                    &mut workspace,
-                );
-                let c = outcome.contact.expect("within an infinite prediction");
-                assert_exact_contact(
-                    shape1,
-                    shape2,
-                    &pos12,
-                    &c,
-                    (1e-12 * scale, 1e-12 * scale),
-                    &mut workspace,
-                );
-            }
+            let tol = (1e-12 * scale, 1e-12 * scale);
+            let closed = check_both_orders(&boxy, &ball, &ball_pose, tol, &mut workspace);
+            assert_eq!(closed, 2, "the closed form answers");
         }
         // Representative: centres inside and outside the box alike.
         assert!(

@@ -42,12 +42,7 @@ pub(crate) fn cone_point<T: Real>(
     radius2: T,
 ) -> LocalContact<T> {
     let (h, r) = (cone.half_height(), cone.radius());
-    let radial = Vector::new(center2.x, T::zero(), center2.z);
-    // `u · radial` is `ρ` without the underflow of a squared norm.
-    let (u, rho) = match nphase_math::normalize_robust(&radial) {
-        Some(u) => (u.into_inner(), u.dot(&radial)),
-        None => (Vector::x(), T::zero()),
-    };
+    let (radial, u, rho) = super::point_cylinder::radial_half_plane(center2);
     let y = center2.y;
     let two_h = h + h;
     let length = Float::hypot(two_h, r);
@@ -82,20 +77,16 @@ pub(crate) fn cone_point<T: Real>(
             (-Vector::y(), -along_y, radial - Vector::y() * h)
         }
     };
-    LocalContact::exact(
-        Point::from(on_core + normal * radius1),
-        center2 - normal * radius2,
-        UnitVector::new_unchecked(normal),
-        core_distance - radius1 - radius2,
-    )
+    let normal = UnitVector::new_unchecked(normal);
+    LocalContact::exact(Point::from(on_core), *center2, normal, core_distance)
+        .grown_by(radius1, radius2)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::collide::test_poses::{assert_exact_contact, random_turn};
-    use crate::{PairWorkspace, query_pair};
-    use nphase_gjk::SimplexCache;
+    use crate::PairWorkspace;
+    use crate::collide::test_poses::{check_both_orders, random_turn};
     use nphase_math::Isometry;
     use nphase_shapes::{Ball, Shape};
     use rand::{Rng, SeedableRng};
@@ -103,7 +94,7 @@ mod tests {
 
     /// Ball against cone and rounded cone, both orders, centres inside and in every outside
     /// region, and on the axis: the closed form agrees with GJK/EPA and its normal and
-    /// witnesses are exact ([`assert_exact_contact`]).
+    /// witnesses are exact (`test_poses::assert_exact_contact`).
     #[test]
     fn cone_point_closed_form_matches_gjk_and_epa() {
         let mut rng = Pcg64::seed_from_u64(15);
@@ -134,25 +125,9 @@ mod tests {
             above += usize::from(center.y > h);
             let ball_pose = Isometry::from_parts(center.into(), random_turn(&mut rng));
             let scale = h + r + 1.0;
-            for ball_first in [false, true] {
-                let (shape1, shape2, pos12) = if ball_first {
-                    (&ball, &cone, ball_pose.inverse())
-                } else {
-                    (&cone, &ball, ball_pose)
-                };
-                let outcome = query_pair(
-                    shape1,
-                    shape2,
-                    &pos12,
-                    f64::INFINITY,
-                    &mut SimplexCache::EMPTY.clone(),
-                    &mut workspace,
-                );
-                let c = outcome.contact.expect("within an infinite prediction");
-                assert_eq!(outcome.gjk_iterations, 0, "the closed form answers");
-                let tol = (1e-12 * scale, 1e-10 * scale);
-                assert_exact_contact(shape1, shape2, &pos12, &c, tol, &mut workspace);
-            }
+            let tol = (1e-12 * scale, 1e-10 * scale);
+            let closed = check_both_orders(&cone, &ball, &ball_pose, tol, &mut workspace);
+            assert_eq!(closed, 2, "the closed form answers");
         }
         for count in [inside, below, above] {
             assert!(count > trials / 10, "{inside} {below} {above} of {trials}");

@@ -32,12 +32,7 @@ pub(crate) fn cylinder_point<T: Real>(
     radius2: T,
 ) -> LocalContact<T> {
     let (h, r) = (cylinder.half_height(), cylinder.radius());
-    let radial = Vector::new(center2.x, T::zero(), center2.z);
-    // `u · radial` is `ρ` without the underflow of a squared norm.
-    let (u, rho) = match nphase_math::normalize_robust(&radial) {
-        Some(u) => (u.into_inner(), u.dot(&radial)),
-        None => (Vector::x(), T::zero()),
-    };
+    let (radial, u, rho) = radial_half_plane(center2);
     let y = center2.y;
     let up = Vector::new(T::zero(), Float::signum(y), T::zero());
     let (beside, over) = (rho - r, Float::abs(y) - h);
@@ -53,20 +48,27 @@ pub(crate) fn cylinder_point<T: Real>(
         // Over a cap, or inside and nearer a cap (or as near).
         (up, over, radial + up * h)
     };
-    LocalContact::exact(
-        Point::from(on_core + normal * radius1),
-        center2 - normal * radius2,
-        UnitVector::new_unchecked(normal),
-        core_distance - radius1 - radius2,
-    )
+    let normal = UnitVector::new_unchecked(normal);
+    LocalContact::exact(Point::from(on_core), *center2, normal, core_distance)
+        .grown_by(radius1, radius2)
+}
+
+/// The radial half-plane of `p` about the y axis: its radial part `(p.x, 0, p.z)`, the radial
+/// unit `u` (`x` on the axis, where every radial direction is the same) and the radial distance
+/// `ρ` (`u` dotted with the radial part: no underflow of a squared norm).
+pub(super) fn radial_half_plane<T: Real>(p: &Point<T>) -> (Vector<T>, Vector<T>, T) {
+    let radial = Vector::new(p.x, T::zero(), p.z);
+    match nphase_math::normalize_robust(&radial) {
+        Some(u) => (radial, u.into_inner(), u.dot(&radial)),
+        None => (radial, Vector::x(), T::zero()),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::collide::test_poses::{assert_exact_contact, random_turn};
-    use crate::{PairWorkspace, query_pair};
-    use nphase_gjk::SimplexCache;
+    use crate::PairWorkspace;
+    use crate::collide::test_poses::{check_both_orders, random_turn};
     use nphase_math::Isometry;
     use nphase_shapes::{Ball, Shape};
     use rand::{Rng, SeedableRng};
@@ -74,7 +76,7 @@ mod tests {
 
     /// Ball against cylinder and rounded cylinder, both orders, centres inside, beside, over
     /// the caps, beyond the rims and on the axis: the closed form agrees with GJK/EPA and its
-    /// normal and witnesses are exact ([`assert_exact_contact`]).
+    /// normal and witnesses are exact (`test_poses::assert_exact_contact`).
     #[test]
     fn cylinder_point_closed_form_matches_gjk_and_epa() {
         let mut rng = Pcg64::seed_from_u64(14);
@@ -104,25 +106,9 @@ mod tests {
             regions[usize::from(rho > r) * 2 + usize::from(over)] += 1;
             let ball_pose = Isometry::from_parts(center.into(), random_turn(&mut rng));
             let scale = h + r + 1.0;
-            for ball_first in [false, true] {
-                let (shape1, shape2, pos12) = if ball_first {
-                    (&ball, &cylinder, ball_pose.inverse())
-                } else {
-                    (&cylinder, &ball, ball_pose)
-                };
-                let outcome = query_pair(
-                    shape1,
-                    shape2,
-                    &pos12,
-                    f64::INFINITY,
-                    &mut SimplexCache::EMPTY.clone(),
-                    &mut workspace,
-                );
-                let c = outcome.contact.expect("within an infinite prediction");
-                assert_eq!(outcome.gjk_iterations, 0, "the closed form answers");
-                let tol = (1e-12 * scale, 1e-10 * scale);
-                assert_exact_contact(shape1, shape2, &pos12, &c, tol, &mut workspace);
-            }
+            let tol = (1e-12 * scale, 1e-10 * scale);
+            let closed = check_both_orders(&cylinder, &ball, &ball_pose, tol, &mut workspace);
+            assert_eq!(closed, 2, "the closed form answers");
         }
         // Every region well represented.
         assert!(regions.iter().all(|&n| n > trials / 10), "{regions:?}");

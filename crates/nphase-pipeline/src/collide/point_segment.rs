@@ -57,21 +57,14 @@ pub(crate) fn segment_point<T: Real>(
         Some(n) => (n, n.dot(&offset)),
         None => (nphase_math::any_unit_perpendicular(&edge), T::zero()),
     };
-    let n = normal.into_inner();
-    LocalContact::exact(
-        closest + n * radius1,
-        center2 - n * radius2,
-        normal,
-        core_distance - radius1 - radius2,
-    )
+    LocalContact::exact(closest, *center2, normal, core_distance).grown_by(radius1, radius2)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::collide::test_poses::{assert_exact_contact, random_turn};
-    use crate::{PairWorkspace, query_pair};
-    use nphase_gjk::SimplexCache;
+    use crate::PairWorkspace;
+    use crate::collide::test_poses::{check_both_orders, random_turn};
     use nphase_math::{Isometry, Vector};
     use nphase_shapes::{Ball, Capsule, Shape};
     use rand::{Rng, SeedableRng};
@@ -79,7 +72,7 @@ mod tests {
 
     /// Ball against capsule and segment, both orders, centres beside the core, beyond its ends
     /// and on its axis: the closed form agrees with GJK/EPA and its normal and witnesses are
-    /// exact ([`assert_exact_contact`]).
+    /// exact (`test_poses::assert_exact_contact`).
     #[test]
     fn segment_point_closed_form_matches_gjk_and_epa() {
         let mut rng = Pcg64::seed_from_u64(12);
@@ -104,32 +97,10 @@ mod tests {
             }
             beyond_ends += usize::from(center.y.abs() > half_height);
             let ball_pose = Isometry::from_parts(center.into(), random_turn(&mut rng));
-            for ball_first in [false, true] {
-                let (shape1, shape2, pos12) = if ball_first {
-                    (&ball, &line, ball_pose.inverse())
-                } else {
-                    (&line, &ball, ball_pose)
-                };
-                let outcome = query_pair(
-                    shape1,
-                    shape2,
-                    &pos12,
-                    f64::INFINITY,
-                    &mut SimplexCache::EMPTY.clone(),
-                    &mut workspace,
-                );
-                let c = outcome.contact.expect("within an infinite prediction");
-                assert_eq!(outcome.gjk_iterations, 0, "the closed form answers");
-                let scale = center.norm() + 2.5;
-                assert_exact_contact(
-                    shape1,
-                    shape2,
-                    &pos12,
-                    &c,
-                    (1e-12 * scale, 1e-12 * scale),
-                    &mut workspace,
-                );
-            }
+            let scale = center.norm() + 2.5;
+            let tol = (1e-12 * scale, 1e-12 * scale);
+            let closed = check_both_orders(&line, &ball, &ball_pose, tol, &mut workspace);
+            assert_eq!(closed, 2, "the closed form answers");
         }
         assert!(
             beyond_ends > trials / 5 && beyond_ends < trials * 4 / 5,

@@ -125,21 +125,14 @@ pub(crate) fn segment_segment<T: Real>(
             }
         }
     };
-    let unit = normal.into_inner();
-    Some(LocalContact::exact(
-        p1 + unit * radius1,
-        p2 - unit * radius2,
-        normal,
-        core_distance - radius1 - radius2,
-    ))
+    Some(LocalContact::exact(p1, p2, normal, core_distance).grown_by(radius1, radius2))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::collide::test_poses::{assert_exact_contact, random_turn};
-    use crate::{PairWorkspace, query_pair};
-    use nphase_gjk::SimplexCache;
+    use crate::PairWorkspace;
+    use crate::collide::test_poses::{check_both_orders, random_turn};
     use nphase_math::{Point, Rotation, Vector};
     use nphase_shapes::{Capsule, Shape};
     use rand::{Rng, SeedableRng};
@@ -152,7 +145,7 @@ mod tests {
     /// Capsules and segments at random poses — a third turned parallel to within 1e-16 rad
     /// to 1e-2 rad, a tenth of those exactly — crossing, side by side and end to end: the
     /// closed form answers where the cores are apart beyond the touch tolerance, and agrees
-    /// with GJK/EPA; its normal and witnesses are exact ([`assert_exact_contact`]). The pair
+    /// with GJK/EPA; its normal and witnesses are exact (`test_poses::assert_exact_contact`). The pair
     /// is queried in both orders.
     #[test]
     fn segment_segment_closed_form_matches_gjk_and_epa() {
@@ -187,30 +180,9 @@ mod tests {
             };
             let offset = Vector::from_fn(|_, _| rng.random_range(-1.5..1.5));
             let pos12 = Isometry::from_parts(offset.into(), rotation);
-            for (s1, s2, pose) in [
-                (&shape1, &shape2, pos12),
-                (&shape2, &shape1, pos12.inverse()),
-            ] {
-                let outcome = query_pair(
-                    s1,
-                    s2,
-                    &pose,
-                    f64::INFINITY,
-                    &mut SimplexCache::EMPTY.clone(),
-                    &mut workspace,
-                );
-                let c = outcome.contact.expect("within an infinite prediction");
-                closed += usize::from(outcome.gjk_iterations == 0);
-                let scale = offset.norm() + 4.0;
-                assert_exact_contact(
-                    s1,
-                    s2,
-                    &pose,
-                    &c,
-                    (1e-12 * scale, 1e-12 * scale),
-                    &mut workspace,
-                );
-            }
+            let scale = offset.norm() + 4.0;
+            let tol = (1e-12 * scale, 1e-12 * scale);
+            closed += check_both_orders(&shape1, &shape2, &pos12, tol, &mut workspace);
         }
         assert!(parallel > trials / 4, "{parallel}");
         assert!(closed > trials * 2 * 9 / 10, "{closed} of {}", trials * 2);

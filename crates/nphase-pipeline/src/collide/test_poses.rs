@@ -9,7 +9,7 @@ use rand::Rng;
 use rand_pcg::Pcg64;
 
 use super::LocalContact;
-use crate::PairWorkspace;
+use crate::{PairWorkspace, query_pair};
 
 /// A random turn: a scaled axis with components in [−3, 3) (drawn x, y, z).
 pub(super) fn random_turn(rng: &mut Pcg64) -> Rotation<f64> {
@@ -78,4 +78,26 @@ pub(super) fn assert_exact_contact(
         on1.abs() <= tol && on2.abs() <= tol,
         "witnesses off the surfaces"
     );
+}
+
+/// Queries `shape1` against `shape2` at `pos12` both ways round (`shape1` at the origin, then
+/// `shape2`), with an unbounded prediction, and checks each answer with
+/// [`assert_exact_contact`]; returns how many of the two came from a closed form (no GJK
+/// iteration).
+pub(super) fn check_both_orders(
+    shape1: &Shape<f64>,
+    shape2: &Shape<f64>,
+    pos12: &Isometry<f64>,
+    tol: (f64, f64),
+    workspace: &mut PairWorkspace<f64>,
+) -> usize {
+    let mut closed = 0;
+    for (s1, s2, pose) in [(shape1, shape2, *pos12), (shape2, shape1, pos12.inverse())] {
+        let mut cache = SimplexCache::EMPTY;
+        let outcome = query_pair(s1, s2, &pose, f64::INFINITY, &mut cache, workspace);
+        let c = outcome.contact.expect("within an unbounded prediction");
+        closed += usize::from(outcome.gjk_iterations == 0);
+        assert_exact_contact(s1, s2, &pose, &c, tol, workspace);
+    }
+    closed
 }
