@@ -684,6 +684,53 @@ fn ball_beyond_a_needles_apex_is_apart() {
     assert!(Cone::<f32>::new(2.3e-7, 0.0).is_err());
 }
 
+/// Regression (fuzz target `contact`, older than the ball–cone closed form): f32, a small cone
+/// (half-height 2.9e-7, radius 6.0e-5) against a box of half-extents (227, 6.0e-5, 6.0e-5),
+/// both within 1e-4 of the origin. With the cone as A, GJK stalled (the box's vertices, turned
+/// into the cone's frame, round by a quarter of its thickness), EPA could not settle it, and the
+/// estimate reported the cores 0.63 apart while `intersection_test` had them touching. Such a
+/// pair is now queried again from the larger shape's frame, where it converges.
+#[test]
+fn small_cone_on_a_long_thin_box_in_f32_is_not_reported_apart() {
+    use nphase_math::nalgebra::Translation3;
+    use nphase_shapes::Cuboid;
+    let pose = |t: [f32; 3], q: [f32; 4]| {
+        let q = Quaternion::new(q[3], q[0], q[1], q[2]);
+        Isometry::from_parts(
+            Translation3::new(t[0], t[1], t[2]),
+            Rotation::new_normalize(q / q.coords.amax()),
+        )
+    };
+    let cone = Shape::Cone(Cone::new(2.868_652_3e-7_f32, 6.039_123_5e-5).expect("valid"));
+    let half = Vector::new(227.447_51_f32, 6.024_475e-5, 6.015_625e-5);
+    let slab = Shape::Cuboid(Cuboid::new(half).expect("valid"));
+    let pa = pose(
+        [-5.462_646_5e-5, -3.051_757_8e-7, 6.035_156_3e-5],
+        [6.039_123_5e-5, 6.020_508e-5, 6.039_123_5e-5, 2.349_853_5e-7],
+    );
+    let pb = Isometry::identity();
+    let touching = intersection_test(&pa, &cone, &pb, &slab).expect("finite poses");
+    for (d, order) in [
+        (distance(&pa, &cone, &pb, &slab), "cone first"),
+        (distance(&pb, &slab, &pa, &cone), "box first"),
+    ] {
+        let d = d.expect("finite poses");
+        // The f64 answer is −4.49e-5; f32's promise at this scale is 5e-7 × 227 ≈ 1.1e-4.
+        assert!(
+            touching && (-1.7e-4..=0.0).contains(&d),
+            "{order}: {d}, {touching}"
+        );
+    }
+    let c = contact(&pa, &cone, &pb, &slab, 1.0)
+        .expect("finite")
+        .expect("touching");
+    assert_eq!(
+        c.quality,
+        nphase_pipeline::ContactQuality::Converged,
+        "{c:?}"
+    );
+}
+
 /// Colliders 0 (`a`, at the origin) and 1 (`b`, at `pose`), for a narrow phase's one pair.
 fn a_and_b<T: Real>(
     a: &Shape<T>,

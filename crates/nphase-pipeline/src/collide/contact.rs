@@ -1,6 +1,6 @@
 //! The contact types of the pair layer: what a pair query answers and how far to trust it.
 
-use nphase_math::{Point, Real, UnitVector};
+use nphase_math::{Isometry, Point, Real, UnitVector};
 use nphase_shapes::VertexId;
 
 /// A contact between two shapes in A's frame.
@@ -40,6 +40,18 @@ impl<T: Real> LocalContact<T> {
             lower_bound: dist,
             upper_bound: dist,
             quality: ContactQuality::Converged,
+        }
+    }
+
+    /// A contact computed with the shapes swapped — B at the origin of its frame, A at
+    /// `pos12⁻¹` — in A's frame with A and B back in their places (`pos12`: B's pose in A's
+    /// frame).
+    pub(crate) fn swapped_back(self, pos12: &Isometry<T>) -> Self {
+        LocalContact {
+            point1: pos12 * self.point2,
+            point2: pos12 * self.point1,
+            normal: -(pos12.rotation * self.normal),
+            ..self
         }
     }
 

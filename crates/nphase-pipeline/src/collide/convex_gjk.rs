@@ -209,7 +209,7 @@ pub(crate) fn contact_from_gjk<T: Real>(
             // explicit faces, settles the signed distance from the same simplex. Its answer is
             // kept when it converged within GJK's bounds (up to rounding).
             outcome.epa_ran = true;
-            let epa = nphase_epa::penetration(input, simplex, &epa_options, epa);
+            let settled_by_epa = nphase_epa::penetration(input, simplex, &epa_options, epa);
             // Rounding scales with the size of the Minkowski difference, not with the distance;
             // the accuracy with the smaller shape.
             let size = simplex
@@ -225,7 +225,7 @@ pub(crate) fn contact_from_gjk<T: Real>(
             // a thin cylinder in f32: GJK's bounds straddled zero, EPA's did not) — then as the
             // estimate it is.
             let gjk_width = estimate.upper_bound - estimate.lower_bound;
-            let from_epa = match epa.status {
+            let from_epa = match settled_by_epa.status {
                 EpaStatus::Converged(p) if within(-p.depth) => Some((p, ContactQuality::Converged)),
                 EpaStatus::IterationLimit(p) if within(-p.depth) && p.gap + p.gap < gjk_width => {
                     Some((p, ContactQuality::IterationLimit))
@@ -272,6 +272,8 @@ pub(crate) fn contact_from_gjk<T: Real>(
                     super::lateral_azimuth::settle_separated(input, &mut c);
                     if c.upper_bound - c.lower_bound <= promise {
                         c.quality = ContactQuality::Converged;
+                    } else if let Some(settled) = from_larger_side(input, epa, feature) {
+                        c = settled;
                     }
                     outcome.quality = c.quality;
                     (c.lower_bound <= prediction).then_some(c)
@@ -735,6 +737,41 @@ fn share_of_a<T: Real>(input: &CoreInput<'_, T>) -> T {
     } else {
         T::lit(0.5)
     }
+}
+
+/// A stalled pair that neither EPA nor GJK's own bounds settled, queried again (cold) with the
+/// shapes swapped when B is the larger: in the larger shape's own frame its coordinates are
+/// exact and only the smaller one's round, where in A's frame the larger shape's vertices carry
+/// `ε` times its size — in f32 a box 455 long and 1.2e-4 thick turned into a small cone's frame
+/// rounds by a quarter of its thickness (found by fuzzing: GJK stalled with `|v|` 0.63 and its
+/// lower bound −1.5e-4, and the estimate reported the cores 0.63 apart; from the box's frame the
+/// query converges, 1.1e-4 deep). The answer, turned back into A's frame, is taken only when it
+/// converged; `None` otherwise, or when A is the larger (the swapped query cannot recurse).
+fn from_larger_side<T: Real>(
+    input: &CoreInput<'_, T>,
+    epa: &mut EpaWorkspace<T>,
+    feature: &mut SupportFeature<T>,
+) -> Option<LocalContact<T>> {
+    let [size1, size2] = input.shape_sizes;
+    if !(size2 > size1) {
+        return None;
+    }
+    let swapped = CoreInput {
+        shape1: input.shape2,
+        radius1: input.radius2,
+        shape2: input.shape1,
+        radius2: input.radius1,
+        pos12: input.pos12.inverse(),
+        shape_sizes: [size2, size1],
+        ..*input
+    };
+    let mut simplex = Simplex::default();
+    let mut cold = SimplexCache::EMPTY;
+    let gjk = closest_points_with_simplex(&swapped, &mut cold, &mut simplex);
+    let c = contact_from_gjk(&swapped, (gjk, &simplex), epa, feature)
+        .contact
+        .filter(|c| c.quality == ContactQuality::Converged)?;
+    Some(c.swapped_back(&input.pos12))
 }
 
 /// The fallback when EPA's polytope broke down (a very thin or long Minkowski difference in

@@ -322,11 +322,5 @@ fn from_b<T: Real>(
     pos12: &Isometry<T>,
     contact: impl FnOnce(&Point<T>) -> LocalContact<T>,
 ) -> LocalContact<T> {
-    let contact = contact(&pos12.inverse_transform_point(&Point::origin()));
-    LocalContact {
-        point1: pos12 * contact.point2,
-        point2: pos12 * contact.point1,
-        normal: -(pos12.rotation * contact.normal),
-        ..contact
-    }
+    contact(&pos12.inverse_transform_point(&Point::origin())).swapped_back(pos12)
 }
