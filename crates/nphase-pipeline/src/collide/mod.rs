@@ -138,49 +138,18 @@ pub(crate) fn query_pair_witnessed<T: Real>(
     let (core1, radius1) = shape1.core();
     let (core2, radius2) = shape2.core();
     match (&core1, &core2) {
-        (Core::Cuboid(c), Core::Point) => {
-            let t = &pos12.translation.vector;
-            let contact = point_box::cuboid_point(&c.half_extents(), radius1, t, radius2);
-            return PairOutcome::closed_form(contact, prediction);
-        }
-        (Core::Point, Core::Cuboid(c)) => {
-            let contact = from_b(pos12, |center1| {
-                point_box::cuboid_point(&c.half_extents(), radius2, &center1.coords, radius1)
-            });
-            return PairOutcome::closed_form(contact, prediction);
-        }
-        (Core::Cylinder(c), Core::Point) => {
+        (_, Core::Point) => {
             let center2 = Point::from(pos12.translation.vector);
-            let contact = point_cylinder::cylinder_point(c, radius1, &center2, radius2);
-            return PairOutcome::closed_form(contact, prediction);
+            if let Some(contact) = against_point(&core1, radius1, &center2, radius2) {
+                return PairOutcome::closed_form(contact, prediction);
+            }
         }
-        (Core::Point, Core::Cylinder(c)) => {
-            let contact = from_b(pos12, |center1| {
-                point_cylinder::cylinder_point(c, radius2, center1, radius1)
-            });
-            return PairOutcome::closed_form(contact, prediction);
-        }
-        (Core::Cone(c), Core::Point) => {
-            let center2 = Point::from(pos12.translation.vector);
-            let contact = point_cone::cone_point(c, radius1, &center2, radius2);
-            return PairOutcome::closed_form(contact, prediction);
-        }
-        (Core::Point, Core::Cone(c)) => {
-            let contact = from_b(pos12, |center1| {
-                point_cone::cone_point(c, radius2, center1, radius1)
-            });
-            return PairOutcome::closed_form(contact, prediction);
-        }
-        (Core::Segment(s), Core::Point) => {
-            let center2 = Point::from(pos12.translation.vector);
-            let contact = point_segment::segment_point(s, radius1, &center2, radius2);
-            return PairOutcome::closed_form(contact, prediction);
-        }
-        (Core::Point, Core::Segment(s)) => {
-            let contact = from_b(pos12, |center1| {
-                point_segment::segment_point(s, radius2, center1, radius1)
-            });
-            return PairOutcome::closed_form(contact, prediction);
+        (Core::Point, _) => {
+            // In B's frame, where B's core sits at the origin, then back with A and B swapped.
+            let center1 = pos12.inverse_transform_point(&Point::origin());
+            if let Some(contact) = against_point(&core2, radius2, &center1, radius1) {
+                return PairOutcome::closed_form(contact.swapped_back(pos12), prediction);
+            }
         }
         (Core::Segment(s1), Core::Segment(s2)) => {
             let small = Float::min(shape_size(&core1, radius1), shape_size(&core2, radius2));
@@ -316,11 +285,23 @@ pub(crate) fn query_pair_witnessed<T: Real>(
     }
 }
 
-/// A closed form `contact` that runs in B's frame — B's core at the origin, A's point core at
-/// `center1` there — turned back into A's frame with A and B swapped.
-fn from_b<T: Real>(
-    pos12: &Isometry<T>,
-    contact: impl FnOnce(&Point<T>) -> LocalContact<T>,
-) -> LocalContact<T> {
-    contact(&pos12.inverse_transform_point(&Point::origin())).swapped_back(pos12)
+/// A point core grown by `point_radius`, at `center` in `core`'s frame, against `core` grown
+/// by `radius` (at the origin): the exact contact, `core` first (`point_box.rs`,
+/// `point_cylinder.rs`, `point_cone.rs`, `point_segment.rs`); `None` for a core without a closed
+/// form against a point.
+fn against_point<T: Real>(
+    core: &Core<'_, T>,
+    radius: T,
+    center: &Point<T>,
+    point_radius: T,
+) -> Option<LocalContact<T>> {
+    Some(match core {
+        Core::Cuboid(c) => {
+            point_box::cuboid_point(&c.half_extents(), radius, &center.coords, point_radius)
+        }
+        Core::Cylinder(c) => point_cylinder::cylinder_point(c, radius, center, point_radius),
+        Core::Cone(c) => point_cone::cone_point(c, radius, center, point_radius),
+        Core::Segment(s) => point_segment::segment_point(s, radius, center, point_radius),
+        Core::Point | Core::Triangle(_) | Core::Convex(_) => return None,
+    })
 }

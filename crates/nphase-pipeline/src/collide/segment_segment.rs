@@ -97,7 +97,8 @@ pub(crate) fn segment_segment<T: Real>(
         return None;
     }
     let inside_1 = s > T::zero() && s < T::one();
-    let inside = inside_1 && t > T::zero() && t < T::one();
+    let inside_2 = t > T::zero() && t < T::one();
+    let inside = inside_1 && inside_2;
     // The cross product's error `ε/sin θ` against `d`'s `ε·size/|d|`, compared squared.
     let (normal, core_distance) = if inside && !parallel && d2_len * a * e < size2 * denominator {
         let unit = n / Float::sqrt(denominator);
@@ -110,7 +111,7 @@ pub(crate) fn segment_segment<T: Real>(
     } else {
         // A point inside its segment is the foot of the other: `d` is across that segment,
         // and its rounding along it (all of `d`'s error, for parallel segments) is removed.
-        let across = if t > T::zero() && t < T::one() {
+        let across = if inside_2 {
             d - d2 * (d.dot(&d2) / e)
         } else if inside_1 {
             d - d1 * (d.dot(&d1) / a)
