@@ -77,9 +77,11 @@ fn manifolds_are_bit_identical_for_1_2_4_and_8_threads() {
     assert!(totals[0] > 10_000 * FRAMES, "pairs {}", totals[0]);
     assert!(totals[1] > totals[0] / 3, "points {}", totals[1]);
     // (Warm starts: pairs whose cached simplex was rebuilt — only pairs of shapes with numbered
-    // vertices have one; the others reuse the cached axis, and ball–box pairs take closed
-    // forms without GJK — and polytope pairs whose cached separating-axis feature won again.)
-    assert!(totals[2] > totals[0] / 20, "warm starts {}", totals[2]);
+    // vertices have one; the others reuse the cached axis, and ball–box, ball–capsule and
+    // capsule–box pairs, among others, take closed forms without GJK — and polytope pairs
+    // whose cached separating-axis feature won again: 4.5 % of the pairs since capsule–box
+    // joined the closed forms.)
+    assert!(totals[2] > totals[0] / 30, "warm starts {}", totals[2]);
     for threads in [2, 4, 8] {
         let (hashes, t) = run(&scene, threads);
         assert_eq!(t, totals, "{threads} threads: statistics differ");

@@ -17,6 +17,9 @@
 //! * segment core–segment core (capsule–capsule): the segments' closest points
 //!   (`segment_segment.rs`), exact — unless the cores touch or cross within GJK's touch
 //!   tolerance, which is left to the general path below;
+//! * segment core–cuboid core, either order (capsule–box, capsule–rounded box): the minimum
+//!   of the segment's convex, piecewise quadratic distance from the box (`segment_box.rs`),
+//!   exact — unless the cores touch or cross within GJK's touch tolerance (general path);
 //! * cuboid core–cuboid core overlapping: the fifteen axes of two boxes in closed form
 //!   (`cuboid_sat.rs`, cheaper than the general test below on resting stacks); apart, the
 //!   general test;
@@ -51,6 +54,7 @@ mod point_segment;
 mod polytope_sat;
 mod revolution;
 mod rim_edge;
+mod segment_box;
 mod segment_segment;
 #[cfg(test)]
 mod test_poses;
@@ -157,6 +161,30 @@ pub(crate) fn query_pair_witnessed<T: Real>(
                 segment_segment::segment_segment((s1, radius1), (s2, radius2), pos12, small)
             {
                 return PairOutcome::closed_form(contact, prediction);
+            }
+        }
+        (Core::Cuboid(c), Core::Segment(s)) => {
+            let small = Float::min(shape_size(&core1, radius1), shape_size(&core2, radius2));
+            let ends = [pos12 * s.a(), pos12 * s.b()];
+            let half = c.half_extents();
+            if let Some(contact) =
+                segment_box::box_segment((&half, radius1), (ends, radius2), small)
+            {
+                return PairOutcome::closed_form(contact, prediction);
+            }
+        }
+        (Core::Segment(s), Core::Cuboid(c)) => {
+            // In B's frame, where the box is axis-aligned, then back with A and B swapped.
+            let small = Float::min(shape_size(&core1, radius1), shape_size(&core2, radius2));
+            let ends = [
+                pos12.inverse_transform_point(&s.a()),
+                pos12.inverse_transform_point(&s.b()),
+            ];
+            let half = c.half_extents();
+            if let Some(contact) =
+                segment_box::box_segment((&half, radius2), (ends, radius1), small)
+            {
+                return PairOutcome::closed_form(contact.swapped_back(pos12), prediction);
             }
         }
         (Core::Cylinder(_) | Core::Cone(_), Core::Cylinder(_) | Core::Cone(_)) => {
