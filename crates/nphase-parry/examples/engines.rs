@@ -18,24 +18,13 @@ mod scenes;
 
 use scenes::{
     COINCIDENT, Curved, Engine, RENAME_REACH, RESTING_STEPS, Report, RestingCell, SEEDS, Scene,
-    build,
+    build, command_line,
 };
 
 const ENGINES: [Engine; 2] = [Engine::Rapier, Engine::Nphase];
 
 fn main() {
-    let arg = |k: usize, default: usize| {
-        std::env::args()
-            .nth(k)
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(default)
-    };
-    let (steps, rounds) = (arg(1, 600), arg(2, 3).max(1));
-    // Scenes whose name contains the third argument (all without it).
-    let only = std::env::args().nth(3);
-    let scenes = Scene::ALL
-        .into_iter()
-        .filter(|s| only.as_deref().is_none_or(|o| s.name().contains(o)));
+    let (steps, rounds, scenes) = command_line();
     println!(
         "{steps} steps at 60 Hz, f32, sleeping and contact recycling off, seeds {SEEDS:?}; \
          times: fastest of {rounds} interleaved rounds.\n"

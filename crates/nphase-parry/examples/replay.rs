@@ -34,7 +34,7 @@ use rapier3d::parry::query::{
     ContactManifold, ContactManifoldsWorkspace, DefaultQueryDispatcher, PersistentQueryDispatcher,
 };
 use rapier3d::prelude::*;
-use scenes::{Engine, RESTING_STEPS, SEEDS, Scene, build};
+use scenes::{Engine, RESTING_STEPS, SEEDS, Scene, build, command_line};
 
 /// One pair at one step: its slot (the pair's place in [`Recording::slots`]), its two shapes
 /// (places in [`Recording::shapes`]) and collider 2's pose in collider 1's frame.
@@ -60,17 +60,7 @@ struct Slot {
 }
 
 fn main() {
-    let arg = |k: usize, default: usize| {
-        std::env::args()
-            .nth(k)
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(default)
-    };
-    let (steps, rounds) = (arg(1, 600), arg(2, 3).max(1));
-    let only = std::env::args().nth(3);
-    let scenes = Scene::ALL
-        .into_iter()
-        .filter(|s| only.as_deref().is_none_or(|o| s.name().contains(o)));
+    let (steps, rounds, scenes) = command_line();
     println!(
         "{steps} steps of rapier replayed, seeds {SEEDS:?}; times: fastest of {rounds} \
          rounds, the dispatchers in turn; at rest: the last {RESTING_STEPS} steps.\n"
@@ -81,7 +71,7 @@ fn main() {
          nphase |"
     );
     println!("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
-    let runs = scenes.flat_map(|scene| {
+    let runs = scenes.into_iter().flat_map(|scene| {
         SEEDS
             .into_iter()
             .flat_map(move |seed| [Engine::Rapier, Engine::Nphase].map(|e| (scene, seed, e)))

@@ -72,6 +72,23 @@ impl Engine {
     }
 }
 
+/// The examples' command line: steps (600 without it), rounds (3, at least 1), and the scenes
+/// whose name contains the third argument (all without it).
+pub fn command_line() -> (usize, usize, Vec<Scene>) {
+    let arg = |k: usize, default: usize| {
+        std::env::args()
+            .nth(k)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(default)
+    };
+    let only = std::env::args().nth(3);
+    let scenes = Scene::ALL
+        .into_iter()
+        .filter(|s| only.as_deref().is_none_or(|o| s.name().contains(o)))
+        .collect();
+    (arg(1, 600), arg(2, 3).max(1), scenes)
+}
+
 /// The seeds the tests and the example run.
 pub const SEEDS: [u64; 3] = [1, 2, 3];
 

@@ -173,7 +173,7 @@ fn closest_parameter<T: Real>(half: &Vector<T>, p0: &Vector<T>, d: &Vector<T>) -
 mod tests {
     use super::*;
     use crate::PairWorkspace;
-    use crate::collide::test_poses::{check_both_orders, random_turn};
+    use crate::collide::test_poses::{check_both_orders, random_turn, tiny_tilt};
     use nphase_math::{Isometry, Rotation};
     use nphase_shapes::{Capsule, Cuboid, Segment, Shape};
     use rand::{Rng, SeedableRng};
@@ -209,11 +209,7 @@ mod tests {
             };
             let rotation = if trial % 3 == 0 {
                 parallel += 1;
-                let tilt = if trial % 30 == 0 {
-                    0.0
-                } else {
-                    10f64.powf(rng.random_range(-16.0..-2.0))
-                };
+                let tilt = tiny_tilt(trial, &mut rng);
                 // The capsule's axis (y) along the box's x, tilted about z.
                 Rotation::from_scaled_axis(Vector::new(0.0, 0.0, core::f64::consts::FRAC_PI_2))
                     * Rotation::from_scaled_axis(Vector::new(tilt, 0.0, tilt))

@@ -133,7 +133,7 @@ pub(crate) fn segment_segment<T: Real>(
 mod tests {
     use super::*;
     use crate::PairWorkspace;
-    use crate::collide::test_poses::{check_both_orders, random_turn};
+    use crate::collide::test_poses::{check_both_orders, random_turn, tiny_tilt};
     use nphase_math::{Point, Rotation, Vector};
     use nphase_shapes::{Capsule, Shape};
     use rand::{Rng, SeedableRng};
@@ -165,11 +165,7 @@ mod tests {
             let (shape1, shape2) = (shape(0), shape(1));
             let rotation = if trial % 3 == 0 {
                 parallel += 1;
-                let tilt = if trial % 30 == 0 {
-                    0.0
-                } else {
-                    10f64.powf(rng.random_range(-16.0..-2.0))
-                };
+                let tilt = tiny_tilt(trial, &mut rng);
                 let flip = if trial % 2 == 0 {
                     0.0
                 } else {

@@ -20,6 +20,16 @@ pub(super) fn random_turn(rng: &mut Pcg64) -> Rotation<f64> {
     ))
 }
 
+/// The angle of a nearly parallel turn for trial `trial` (the tests turn every third trial so):
+/// exactly 0 on every thirtieth, else 1e-16 to 1e-2 rad, uniform in its logarithm.
+pub(super) fn tiny_tilt(trial: usize, rng: &mut Pcg64) -> f64 {
+    if trial.is_multiple_of(30) {
+        0.0
+    } else {
+        10f64.powf(rng.random_range(-16.0..-2.0))
+    }
+}
+
 /// The signed distance of two shapes by GJK on their cores (and EPA when the cores overlap):
 /// the independent answer the closed forms are checked against.
 pub(super) fn gjk_epa_distance(
