@@ -29,12 +29,18 @@
 //! The closest box point is the clamped point `c = clamp(p(s*))`, and the excess `p(s*) − c`
 //! runs along the normal. Each of its components is either exactly zero (the point within
 //! that slab) or a difference of coordinates, right to the rounding of the coordinates,
-//! `~ε·size`; so over a face (one component) the normal is the face's axis exactly, and over an
-//! edge or a corner its direction is right to `ε·size / core distance`, where the contact is a
-//! point (or a line along the edge) and the support gap moves with the square of that. Cores
-//! closer than GJK's touch tolerance (touching, or crossing: the excess, even its side, is then
-//! rounding) are left to the general path (GJK, then the separating-axis test), as GJK would
-//! hand them on.
+//! `~ε·size`; over a face (one component) it is the face's axis exactly. Over an edge or a
+//! corner its direction is right to `ε·size / core distance` — enough where the closest point
+//! is an end of the segment (the support gap moves with the square of the tilt), not where it
+//! is inside the segment: there the segment's support along the normal is all of it, and a
+//! tilt along `d` moves the gap by the tilt times the segment's length (the oracle's f32
+//! conformance caught it: a capsule crossing a box's edge 5e-4 away, 1.4 × the tolerance). So
+//! there the normal is taken across the segment ([`across_segment`]): beyond an edge along
+//! axis `k`, `e_k × d` (right to `ε / sin θ`, `θ` the angle of the two), or the excess where
+//! that is the more accurate; beyond a corner, the excess without its part along `d`. Cores
+//! closer than GJK's touch tolerance (touching, or crossing: the excess, even its side, is
+//! then rounding) are left to the general path (GJK, then the separating-axis test), as GJK
+//! would hand them on.
 
 use arrayvec::ArrayVec;
 use nphase_math::{Point, Real, UnitVector, Vector};
@@ -130,8 +136,10 @@ fn closest_parameter<T: Real>(half: &Vector<T>, p0: &Vector<T>, d: &Vector<T>) -
         return T::one();
     }
     // The interval: from the last breakpoint inside (0, 1) where the slope is negative to the
-    // first where it is not (the slope is non-decreasing, so no sorting is needed; should
-    // rounding cross the two, the interval is empty and its upper end is taken).
+    // first where it is not. The slope is non-decreasing, so each breakpoint inside the
+    // interval found so far narrows it, and no sorting is needed (where rounding breaks the
+    // order by a hair, the interval found still has the slope negative at its lower end and not
+    // at its upper one).
     let (mut low, mut high) = (T::zero(), T::one());
     for m in 0..3 {
         if d[m] != T::zero() {
@@ -147,7 +155,6 @@ fn closest_parameter<T: Real>(half: &Vector<T>, p0: &Vector<T>, d: &Vector<T>) -
             }
         }
     }
-    let low = Float::min(low, high);
     // The faces the segment is beyond over the interval, read at its middle.
     let middle = (low + high) * T::lit(0.5);
     let (mut numerator, mut denominator) = (T::zero(), T::zero());
