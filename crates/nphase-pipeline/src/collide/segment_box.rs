@@ -34,7 +34,7 @@
 //! is an end of the segment (the support gap moves with the square of the tilt), not where it
 //! is inside the segment: there the segment's support along the normal is all of it, and a
 //! tilt along `d` moves the gap by the tilt times the segment's length (the oracle's f32
-//! conformance caught it: a capsule crossing a box's edge 5e-4 away, 1.4 × the tolerance). So
+//! conformance caught it: four capsule–box and segment–box pairs, up to 1.5 × the tolerance). So
 //! there the normal is taken across the segment ([`across_segment`]): beyond an edge along
 //! axis `k`, `e_k × d` (right to `ε / sin θ`, `θ` the angle of the two), or the excess where
 //! that is the more accurate; beyond a corner, the excess without its part along `d`. Cores
