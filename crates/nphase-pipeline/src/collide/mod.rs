@@ -19,7 +19,9 @@
 //!   tolerance, which is left to the general path below;
 //! * segment core–cuboid core, either order (capsule–box, capsule–rounded box): the minimum
 //!   of the segment's convex, piecewise quadratic distance from the box (`segment_box.rs`),
-//!   exact — unless the cores touch or cross within GJK's touch tolerance (general path);
+//!   exact; cores within GJK's touch tolerance, or crossing, by the six separating axes of a
+//!   box and a segment (a tie whose witnesses come out off their features, or cores apart
+//!   by less than the touch tolerance, to the general path below);
 //! * cuboid core–cuboid core overlapping: the fifteen axes of two boxes in closed form
 //!   (`cuboid_sat.rs`, cheaper than the general test below on resting stacks); apart, the
 //!   general test;

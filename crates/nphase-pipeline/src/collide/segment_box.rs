@@ -37,10 +37,22 @@
 //! conformance caught it: four capsule–box and segment–box pairs, up to 1.5 × the tolerance). So
 //! there the normal is taken across the segment ([`across_segment`]): beyond an edge along
 //! axis `k`, `e_k × d` (right to `ε / sin θ`, `θ` the angle of the two), or the excess where
-//! that is the more accurate; beyond a corner, the excess without its part along `d`. Cores
-//! closer than GJK's touch tolerance (touching, or crossing: the excess, even its side, is
-//! then rounding) are left to the general path (GJK, then the separating-axis test), as GJK
-//! would hand them on.
+//! that is the more accurate; beyond a corner, the excess without its part along `d`.
+//!
+//! # Overlapping cores
+//! Cores closer than GJK's touch tolerance (touching, or crossing: the excess, even its side, is
+//! then rounding) are measured by separating axes instead ([`box_segment_overlap`]): the faces
+//! of the Minkowski difference of a box and a segment have the box's three axes and the three
+//! crossings `e_m × d` of the box's edges with the segment for normals, so the smallest overlap
+//! over those six axes is the penetration depth (Ericson 5.2.1; as `cuboid_sat.rs` for two
+//! boxes), exactly, and its axis the normal. A face axis is preferred to a crossing whose
+//! overlap is smaller by less than the accuracy target, so rounding does not make the normal
+//! flicker between them. The witnesses: over a face, the segment clipped to the face's prism
+//! (`|xₖ| ≤ hₖ`, `k ≠ m`) and its deepest end, and that end's image on the face; across an
+//! edge, the closest points of the box's edge and the segment's line. Where a witness comes
+//! out off its feature by more than rounding (a tie of axes), or an axis shows the cores apart
+//! after all (closer than the touch tolerance), the pair goes on to the general path (GJK,
+//! then the separating-axis test).
 
 use arrayvec::ArrayVec;
 use nphase_math::{Point, Real, UnitVector, Vector};
@@ -49,9 +61,9 @@ use num_traits::Float;
 use super::LocalContact;
 
 /// The box core of half-extents `half` grown by `radius1` (at the origin, axis-aligned) against
-/// the segment core `ends` (the box's frame) grown by `radius2`, exactly, the box first; `None`
-/// where the cores are within GJK's touch tolerance of `small` (the smaller shape's size; see
-/// the module doc).
+/// the segment core `ends` (the box's frame) grown by `radius2`, exactly, the box first. Cores
+/// within GJK's touch tolerance of `small` (the smaller shape's size) are measured by
+/// [`box_segment_overlap`]; `None` where that does not answer (see the module doc).
 pub(crate) fn box_segment<T: Real>(
     (half, radius1): (&Vector<T>, T),
     (ends, radius2): ([Point<T>; 2], T),
@@ -71,7 +83,7 @@ pub(crate) fn box_segment<T: Real>(
         .fold(T::zero(), Float::max);
     let touch = T::TOLERANCES.length(T::TOLERANCES.gjk_touch, small, size);
     if !(excess.norm_squared() > touch * touch) {
-        return None;
+        return box_segment_overlap((half, radius1), (ends, radius2), small, size);
     }
     let normal = if s > T::zero() && s < T::one() {
         across_segment(&excess, &d, size)
@@ -85,6 +97,112 @@ pub(crate) fn box_segment<T: Real>(
         LocalContact::exact(Point::from(on_box), on_segment, normal, core_distance)
             .grown_by(radius1, radius2),
     )
+}
+
+/// The penetration of the segment core `ends` (the box's frame) into the box core of
+/// half-extents `half`, by the six separating axes of the module doc, grown by the radii, the
+/// box first; `None` where an axis separates the cores, or where the witnesses come out off
+/// their features by more than the rounding of coordinates of magnitude `size` (the pair is
+/// then the general path's).
+fn box_segment_overlap<T: Real>(
+    (half, radius1): (&Vector<T>, T),
+    (ends, radius2): ([Point<T>; 2], T),
+    small: T,
+    size: T,
+) -> Option<LocalContact<T>> {
+    let [p0, p1] = ends;
+    let d = p1 - p0;
+    // How far the segment must move along `l` (unit) to clear the box, and the direction.
+    let overlap = |l: &Vector<T>| {
+        let reach = half.x * Float::abs(l.x) + half.y * Float::abs(l.y) + half.z * Float::abs(l.z);
+        let (a, b) = (p0.coords.dot(l), p1.coords.dot(l));
+        let (low, high) = (Float::min(a, b), Float::max(a, b));
+        // Up along `l` by `reach − low`, or down by `high + reach`.
+        if reach - low <= high + reach {
+            (reach - low, *l)
+        } else {
+            (high + reach, -l)
+        }
+    };
+    let tie = T::TOLERANCES.accuracy * small;
+    // (depth, normal, the box's face axis or edge direction, whether a face)
+    let mut best: Option<(T, Vector<T>, usize, bool)> = None;
+    for m in 0..3 {
+        let (depth, normal) = overlap(&Vector::ith(m, T::one()));
+        if best.is_none_or(|(b, ..)| depth < b) {
+            best = Some((depth, normal, m, true));
+        }
+    }
+    let parallel = Float::sqrt(T::TOLERANCES.degenerate) * Float::sqrt(d.norm_squared());
+    for m in 0..3 {
+        let cross = Vector::<T>::ith(m, T::one()).cross(&d);
+        let length = cross.norm();
+        if !(length > parallel) {
+            continue;
+        }
+        let (depth, normal) = overlap(&(cross / length));
+        if best.is_none_or(|(b, ..)| depth < b - tie) {
+            best = Some((depth, normal, m, false));
+        }
+    }
+    let (depth, normal, m, face) = best?;
+    if depth < T::zero() {
+        return None;
+    }
+    let rounding = T::lit(64.0) * T::TOLERANCES.epsilon * size;
+    let (on_box, on_segment) = if face {
+        // The segment clipped to the face's prism, its deepest end.
+        let (mut low, mut high) = (T::zero(), T::one());
+        for k in (0..3).filter(|&k| k != m) {
+            if d[k] == T::zero() {
+                if Float::abs(p0[k]) > half[k] {
+                    return None;
+                }
+                continue;
+            }
+            let (a, b) = ((-half[k] - p0[k]) / d[k], (half[k] - p0[k]) / d[k]);
+            low = Float::max(low, Float::min(a, b));
+            high = Float::min(high, Float::max(a, b));
+        }
+        if !(low <= high) {
+            return None;
+        }
+        let deepest = if d.dot(&normal) > T::zero() {
+            low
+        } else {
+            high
+        };
+        let on_segment = p0 + d * deepest;
+        let gap = half[m] - on_segment.coords.dot(&normal);
+        (on_segment + normal * gap, on_segment)
+    } else {
+        // The box's edge along `m`, at the corner the normal points to, against the
+        // segment's line: the two lines' closest points, within the edge and the segment
+        // (clamped: the check below turns away a pair whose points were not).
+        let axis = Vector::<T>::ith(m, T::one());
+        let corner = Vector::from_fn(|i, _| {
+            if i == m {
+                T::zero()
+            } else {
+                Float::copysign(half[i], normal[i])
+            }
+        });
+        let across = d.cross(&axis);
+        let across2 = across.norm_squared();
+        let offset = corner - p0.coords;
+        let t = offset.cross(&axis).dot(&across) / across2;
+        let u = offset.cross(&d).dot(&across) / across2;
+        let t = Float::min(Float::max(t, T::zero()), T::one());
+        let u = Float::min(Float::max(u, -half[m]), half[m]);
+        (Point::from(corner + axis * u), p0 + d * t)
+    };
+    // The witnesses `depth` apart along the normal, on their features, within rounding.
+    let mismatch = ((on_box - on_segment) - normal * depth).norm();
+    if !(mismatch <= rounding) {
+        return None;
+    }
+    let normal = nphase_math::normalize_robust(&normal)?;
+    Some(LocalContact::exact(on_box, on_segment, normal, -depth).grown_by(radius1, radius2))
 }
 
 /// The normal where the closest point is inside the segment (the module doc): there the
@@ -181,6 +299,7 @@ mod tests {
     use super::*;
     use crate::PairWorkspace;
     use crate::collide::test_poses::{check_both_orders, random_turn, tiny_tilt};
+    use core::f64::consts::PI;
     use nphase_math::{Isometry, Rotation};
     use nphase_shapes::{Capsule, Cuboid, Segment, Shape};
     use rand::{Rng, SeedableRng};
@@ -231,6 +350,59 @@ mod tests {
         }
         assert!(parallel > trials / 4, "{parallel}");
         assert!(closed > trials * 2 * 4 / 5, "{closed} of {}", trials * 2);
+    }
+
+    /// Segments and capsules whose cores cross boxes and rounded boxes (their ends up to 1.3 ×
+    /// the half-extents out, a third of them turned along a box axis to within 1e-16 rad to
+    /// 1e-2 rad): the separating axes answer most of them, and agree with GJK/EPA on the depth;
+    /// the normal is a minimiser and the witnesses are on their features
+    /// (`test_poses::assert_exact_contact`). Both orders.
+    #[test]
+    fn overlapping_cores_take_the_six_axes() {
+        let mut rng = Pcg64::seed_from_u64(41);
+        let mut workspace = PairWorkspace::new();
+        let (mut closed, mut crossing, trials) = (0, 0, 3000);
+        for trial in 0..trials {
+            let half = Vector::from_fn(|_, _| rng.random_range(0.1..1.0));
+            let cuboid = Shape::Cuboid(Cuboid::new(half).expect("valid"));
+            let boxed = if trial % 4 == 0 {
+                Shape::round(cuboid, rng.random_range(0.01..0.2)).expect("valid")
+            } else {
+                cuboid
+            };
+            let mut end = || Point::from(half.map(|h| h * rng.random_range(-1.3..1.3)));
+            let (a, mut b) = (end(), end());
+            if trial % 3 == 0 {
+                // Along an axis, nearly: b moved onto a's line along axis `k`, then tilted.
+                let k = trial % 3;
+                for i in (0..3).filter(|&i| i != k) {
+                    b[i] = a[i] + tiny_tilt(trial, &mut rng);
+                }
+            }
+            let radius = rng.random_range(0.0..0.3);
+            let segment =
+                Shape::Capsule(Capsule::new((b - a).norm() * 0.5, radius).expect("valid"));
+            // The capsule's axis (y) from a to b.
+            let direction = (b - a).normalize();
+            let rotation = Rotation::rotation_between(&Vector::y(), &direction)
+                .unwrap_or_else(|| Rotation::from_scaled_axis(Vector::new(PI, 0.0, 0.0)));
+            let pos12 = Isometry::from_parts(nalgebra::center(&a, &b).coords.into(), rotation);
+            let ends = [
+                pos12 * Point::new(0.0, -(b - a).norm() * 0.5, 0.0),
+                pos12 * Point::new(0.0, (b - a).norm() * 0.5, 0.0),
+            ];
+            let through = closest_parameter(&half, &ends[0].coords, &(ends[1] - ends[0]));
+            let inside = (ends[0] + (ends[1] - ends[0]) * through)
+                .iter()
+                .zip(half.iter())
+                .all(|(x, h)| x.abs() <= *h);
+            crossing += usize::from(inside);
+            let scale = half.norm() + 2.0;
+            let tol = (1e-12 * scale, 1e-10 * scale);
+            closed += check_both_orders(&boxed, &segment, &pos12, tol, &mut workspace);
+        }
+        assert!(crossing > trials / 3, "{crossing}");
+        assert!(closed > trials * 2 * 9 / 10, "{closed} of {}", trials * 2);
     }
 
     /// Analytic cases in both precisions: a capsule lying over a face (the face's axis exactly,
@@ -285,12 +457,28 @@ mod tests {
         .expect("apart");
         assert_eq!(flat.normal.into_inner(), v(0.0, 1.0, 0.0));
         assert_eq!(flat.point2, p(-0.5, 0.8, 0.0));
-        // Through the box, and touching its face: the general path's.
-        for ends in [
-            [p(-2.0, 0.0, 0.0), p(2.0, 0.1, 0.0)],
-            [p(0.0, 0.5, -1.0), p(0.0, 0.5, 1.0)],
-        ] {
-            assert!(box_segment((&half, lit(0.1)), (ends, lit(0.2)), lit(0.5)).is_none());
+        // Cores crossing or touching, by the six axes: through the box (out through its
+        // thinnest face, z, 0.25 deep); lying on its top face (0 deep); along its edge x = 1,
+        // y = 0.5, 0.1 inside the face x and 0.2 inside the face y (out through x); across
+        // that edge diagonally, 0.1/√2 inside it (out across the edge, against 0.15 through
+        // the face z).
+        let crossing = [
+            ([p(-2.0, 0.0, 0.0), p(2.0, 0.1, 0.0)], 0.25, [0.0, 0.0, 1.0]),
+            ([p(0.0, 0.5, -1.0), p(0.0, 0.5, 1.0)], 0.0, [0.0, 1.0, 0.0]),
+            ([p(0.9, 0.3, -2.0), p(0.9, 0.3, 2.0)], 0.1, [1.0, 0.0, 0.0]),
+            (
+                [p(1.9, -0.5, 0.1), p(-0.1, 1.5, 0.1)],
+                0.1 / 2f64.sqrt(),
+                [1.0, 1.0, 0.0],
+            ),
+        ];
+        for (ends, depth, normal) in crossing {
+            let c = box_segment((&half, lit(0.1)), (ends, lit(0.2)), lit(0.5)).expect("overlap");
+            assert!(Float::abs(c.dist + lit(depth) + lit(0.3)) <= tol, "{c:?}");
+            let expected = v(normal[0], normal[1], normal[2]).normalize();
+            assert!((c.normal.into_inner() - expected).norm() <= tol, "{c:?}");
+            let gap = (c.point2 - c.point1) - c.normal.into_inner() * c.dist;
+            assert!(gap.norm() <= tol, "{c:?}");
         }
     }
 
