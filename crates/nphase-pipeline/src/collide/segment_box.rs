@@ -133,7 +133,7 @@ fn box_segment_overlap<T: Real>(
             best = Some((depth, normal, m, true));
         }
     }
-    let parallel = Float::sqrt(T::TOLERANCES.degenerate) * Float::sqrt(d.norm_squared());
+    let parallel = Float::sqrt(T::TOLERANCES.degenerate) * d.norm();
     for m in 0..3 {
         let cross = Vector::<T>::ith(m, T::one()).cross(&d);
         let length = cross.norm();
