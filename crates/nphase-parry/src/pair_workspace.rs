@@ -85,19 +85,11 @@ impl NphasePair {
         shapes: [&dyn ps::Shape; 2],
         hulls: &HullCache,
     ) -> Result<Ready<'_>, &ConversionError> {
-        let mut changed = false;
-        for ((slot, key), shape) in self.shapes.iter_mut().zip(keys).zip(shapes) {
-            if slot.as_ref().is_none_or(|r| r.key != key) {
-                changed = true;
-                *slot = Some(Resolved {
-                    key,
-                    shape: convert_with(shape, &mut |h| hulls.get(h)),
-                });
-            }
-        }
-        if changed {
-            self.state = PairState::new();
-            self.manifold = ContactManifold::default();
+        let current =
+            |slot: &Option<Resolved>, key: &SourceKey| slot.as_ref().is_some_and(|r| r.key == *key);
+        // Most frames: both shapes as last frame.
+        if !(current(&self.shapes[0], &keys[0]) && current(&self.shapes[1], &keys[1])) {
+            self.convert(keys, shapes, hulls);
         }
         match &self.shapes {
             [Some(a), Some(b)] => Ok(Ready {
@@ -106,13 +98,32 @@ impl NphasePair {
                 state: &mut self.state,
                 manifold: &mut self.manifold,
             }),
-            // Both slots were filled above.
+            // `convert` filled both slots.
             _ => Err(&UNRESOLVED),
         }
     }
+
+    /// Converts the shapes whose keys changed (or that the pair has not met), and starts the
+    /// pair's state and manifold again: its warm-start vertex ids name the old shapes'
+    /// vertices. Out of line: a pair's first frame, or a shape edited in place.
+    #[cold]
+    #[inline(never)]
+    fn convert(&mut self, keys: [SourceKey; 2], shapes: [&dyn ps::Shape; 2], hulls: &HullCache) {
+        for ((slot, key), shape) in self.shapes.iter_mut().zip(keys).zip(shapes) {
+            if slot.as_ref().is_none_or(|r| r.key != key) {
+                *slot = Some(Resolved {
+                    key,
+                    shape: convert_with(shape, &mut |h| hulls.get(h)),
+                });
+            }
+        }
+        self.state = PairState::new();
+        self.manifold = ContactManifold::default();
+    }
 }
 
-/// The error of a slot left empty, which the loop of [`NphasePair::resolve`] rules out.
+/// The error of a slot left empty, which [`NphasePair::resolve`] rules out (it converts what
+/// is missing).
 static UNRESOLVED: ConversionError = ConversionError::NotConvex {
     shape_type: ps::ShapeType::Custom,
 };
