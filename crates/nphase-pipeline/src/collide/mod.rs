@@ -158,35 +158,35 @@ pub(crate) fn query_pair_witnessed<T: Real>(
             }
         }
         (Core::Segment(s1), Core::Segment(s2)) => {
-            let small = Float::min(shape_size(&core1, radius1), shape_size(&core2, radius2));
+            let small = smaller_size((&core1, radius1), (&core2, radius2));
             if let Some(contact) =
                 segment_segment::segment_segment((s1, radius1), (s2, radius2), pos12, small)
             {
                 return PairOutcome::closed_form(contact, prediction);
             }
         }
-        (Core::Cuboid(c), Core::Segment(s)) => {
-            let small = Float::min(shape_size(&core1, radius1), shape_size(&core2, radius2));
-            let ends = [pos12 * s.a(), pos12 * s.b()];
+        (Core::Cuboid(c), Core::Segment(s)) | (Core::Segment(s), Core::Cuboid(c)) => {
+            // In the box's frame, where it is axis-aligned; a box that is B's is answered in
+            // B's frame, then turned back with A and B swapped.
+            let small = smaller_size((&core1, radius1), (&core2, radius2));
             let half = c.half_extents();
-            if let Some(contact) =
-                segment_box::box_segment((&half, radius1), (ends, radius2), small)
-            {
-                return PairOutcome::closed_form(contact, prediction);
-            }
-        }
-        (Core::Segment(s), Core::Cuboid(c)) => {
-            // In B's frame, where the box is axis-aligned, then back with A and B swapped.
-            let small = Float::min(shape_size(&core1, radius1), shape_size(&core2, radius2));
-            let ends = [
-                pos12.inverse_transform_point(&s.a()),
-                pos12.inverse_transform_point(&s.b()),
-            ];
-            let half = c.half_extents();
-            if let Some(contact) =
-                segment_box::box_segment((&half, radius2), (ends, radius1), small)
-            {
-                return PairOutcome::closed_form(contact.swapped_back(pos12), prediction);
+            if matches!(core1, Core::Cuboid(_)) {
+                let ends = [pos12 * s.a(), pos12 * s.b()];
+                if let Some(contact) =
+                    segment_box::box_segment((&half, radius1), (ends, radius2), small)
+                {
+                    return PairOutcome::closed_form(contact, prediction);
+                }
+            } else {
+                let ends = [
+                    pos12.inverse_transform_point(&s.a()),
+                    pos12.inverse_transform_point(&s.b()),
+                ];
+                if let Some(contact) =
+                    segment_box::box_segment((&half, radius2), (ends, radius1), small)
+                {
+                    return PairOutcome::closed_form(contact.swapped_back(pos12), prediction);
+                }
             }
         }
         (Core::Cylinder(_) | Core::Cone(_), Core::Cylinder(_) | Core::Cone(_)) => {
@@ -313,6 +313,15 @@ pub(crate) fn query_pair_witnessed<T: Real>(
             }
         }
     }
+}
+
+/// The smaller of the two shapes' sizes (each core grown by its radius), the `small` of
+/// docs/accuracy.md's small-on-large tolerance that the segment closed forms measure with.
+fn smaller_size<T: Real>(
+    (core1, radius1): (&Core<'_, T>, T),
+    (core2, radius2): (&Core<'_, T>, T),
+) -> T {
+    Float::min(shape_size(core1, radius1), shape_size(core2, radius2))
 }
 
 /// A point core grown by `point_radius`, at `center` in `core`'s frame, against `core` grown
