@@ -384,9 +384,47 @@ pub enum GjkExit {
     OverlapProven,
 }
 
-/// The GJK loop shared by [`closest_points`] and [`intersection_test`]. With `stop_within =
-/// Some(r)` the loop also stops once `|v| ≤ r` (the shapes provably overlap).
+/// The GJK loop shared by [`closest_points`] and [`intersection_test`] ([`run_once`]), run
+/// again from the cached axis alone where it started from a simplex the cache kept as
+/// directions and stalled: such a simplex is rebuilt near last frame's optimum, and its first
+/// support can repeat one of its vertices (a cone's apex and a box corner) before the duality
+/// gap has closed to the last bits that a simplex built up by the loop itself reaches — a stall
+/// with the answer right, which the pair query would still hand to EPA. Both runs' work is
+/// counted.
 fn run<A, B, T>(
+    input: &GjkInput<'_, A, B, T>,
+    cache: &mut SimplexCache<T>,
+    stop_within: Option<T>,
+    simplex_out: Option<&mut Simplex<T>>,
+) -> GjkOutput<T>
+where
+    A: SupportMap<T> + ?Sized,
+    B: SupportMap<T> + ?Sized,
+    T: Real,
+{
+    if !cache.found_along() {
+        return run_once(input, cache, stop_within, simplex_out);
+    }
+    // The first run's simplex reaches the caller only if it is the answer's (an overlap): a
+    // stall's is replaced by the second run's, or left unwritten where that one ends apart.
+    let mut first = Simplex::default();
+    let out = run_once(input, cache, stop_within, Some(&mut first));
+    if !matches!(out.status, GjkStatus::Stalled { .. }) {
+        if let (GjkStatus::Intersecting, Some(simplex)) = (&out.status, simplex_out) {
+            *simplex = first;
+        }
+        return out;
+    }
+    cache.forget_simplex();
+    let mut again = run_once(input, cache, stop_within, simplex_out);
+    again.stats.iterations += out.stats.iterations;
+    again.stats.support_calls += out.stats.support_calls;
+    again
+}
+
+/// One run of the GJK loop. With `stop_within = Some(r)` the loop also stops once `|v| ≤ r`
+/// (the shapes provably overlap).
+fn run_once<A, B, T>(
     input: &GjkInput<'_, A, B, T>,
     cache: &mut SimplexCache<T>,
     stop_within: Option<T>,
@@ -561,7 +599,7 @@ where
             stats.exit = GjkExit::NoProgress;
             break;
         }
-        state.weights = state.simplex.push_and_reduce(w, &projection);
+        state.weights = state.simplex.push_and_reduce((w, -dir), &projection);
         state.set_v(projection.point);
         if overlap {
             stats.exit = if enclosed {

@@ -44,6 +44,11 @@ impl<T: Real> SimplexVertex<T> {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Simplex<T: Real> {
     vertices: [SimplexVertex<T>; 4],
+    /// The direction each vertex was found along as a support point of `D` (A's frame), or
+    /// zero where it is not known (a vertex pushed by [`Simplex::push`]): what
+    /// [`SimplexCache`](crate::SimplexCache) keeps of vertices without ids (curved surfaces),
+    /// to find them again at the next pose.
+    directions: [Vector<T>; 4],
     len: usize,
 }
 
@@ -51,6 +56,7 @@ impl<T: Real> Default for Simplex<T> {
     fn default() -> Self {
         Simplex {
             vertices: [SimplexVertex::origin(); 4],
+            directions: [Vector::zeros(); 4],
             len: 0,
         }
     }
@@ -74,9 +80,22 @@ impl<T: Real> Simplex<T> {
 
     /// Appends a vertex. Precondition: fewer than four vertices.
     pub fn push(&mut self, vertex: SimplexVertex<T>) {
+        self.push_found(vertex, Vector::zeros());
+    }
+
+    /// Appends a vertex found as the support point of `D` along `direction` (A's frame).
+    /// Precondition: fewer than four vertices.
+    pub fn push_found(&mut self, vertex: SimplexVertex<T>, direction: Vector<T>) {
         debug_assert!(self.len < 4, "a simplex has at most four vertices");
         self.vertices[self.len] = vertex;
+        self.directions[self.len] = direction;
         self.len += 1;
+    }
+
+    /// The directions the vertices were found along ([`Simplex::push_found`]; zero where not
+    /// known), in the vertices' order.
+    pub fn directions(&self) -> &[Vector<T>] {
+        &self.directions[..self.len]
     }
 
     /// Whether `vertex`'s id pair is already in the simplex.
@@ -111,10 +130,10 @@ impl<T: Real> Simplex<T> {
     /// [`Simplex::project_with`] computed for that vertex; returns the kept vertices' weights.
     pub(crate) fn push_and_reduce(
         &mut self,
-        vertex: SimplexVertex<T>,
+        (vertex, direction): (SimplexVertex<T>, Vector<T>),
         projection: &SimplexProjection<T>,
     ) -> [T; 4] {
-        self.push(vertex);
+        self.push_found(vertex, direction);
         self.reduce(projection)
     }
 
@@ -126,6 +145,7 @@ impl<T: Real> Simplex<T> {
             if projection.contains(i) {
                 if kept != i {
                     self.vertices[kept] = self.vertices[i];
+                    self.directions[kept] = self.directions[i];
                 }
                 weights[kept] = projection.weights[i];
                 kept += 1;

@@ -5,6 +5,13 @@
 //!   cold (`SimplexCache::EMPTY`) and warm (the cache kept from the previous frame): the answers
 //!   must agree (same status class, distances within tolerance, the warm one certified on its
 //!   own), and warm starts must not cost more iterations on average.
+//! * The same with a cylinder or a cone against any core, moving 1e-3 and 1e-5 a frame (a
+//!   resting pile's motion is smaller still): the cache keeps such a simplex as the directions
+//!   its vertices were found along, and the warm starts must take at most 80 % (1e-3) and 40 %
+//!   (1e-5, f32) of the cold iterations on average — the axis alone, the seed before, took
+//!   70–90 % in f32 at 1e-5 on cylinders — and end `Stalled` no more often than the cold runs
+//!   (half the pairs pass through the touching band, where curved pairs stall honestly: the
+//!   budget of near-touching curved pairs).
 //! * `max_dist`: `BeyondMaxDist` only when the true distance exceeds `max_dist`, with a lower
 //!   bound that is one (checked along its axis), and always when it exceeds it by more than the
 //!   tolerance.
@@ -37,15 +44,51 @@ fn class<T: Real>(status: &GjkStatus<T>) -> Option<bool> {
     }
 }
 
-fn coherent_motion<T: Real>(seed: u64) {
+/// A cylinder or a cone (bare), and any core or curved shape against it.
+fn random_curved_pair(rng: &mut Pcg64) -> (Body, Body) {
+    let curved = if rng.random_range(0..2) == 0 {
+        Core::Cylinder {
+            half_height: uniform(rng, 0.1, 1.0),
+            radius: uniform(rng, 0.1, 1.0),
+        }
+    } else {
+        Core::Cone {
+            half_height: uniform(rng, 0.1, 1.0),
+            radius: uniform(rng, 0.1, 1.0),
+        }
+    };
+    (Body::bare(curved), random_any_body(rng))
+}
+
+/// A generator of random pairs (A, B).
+type Bodies = fn(&mut Pcg64) -> (Body, Body);
+
+/// What a coherent motion measured: mean iterations and `Stalled` answers, cold and warm.
+struct Measured {
+    iterations: [f64; 2],
+    stalls: [usize; 2],
+}
+
+/// Runs the coherent motion of the module doc on pairs from `bodies`, B moving `step` units
+/// and `step` rad a frame, within the stall budget `budget`. A cold `Stalled` answer is checked
+/// for honesty only with `cold_stalls` (the curved pairs' test is about the warm start: there
+/// the cold path's stalled estimate of a curved shape against a box face or a triangle can put
+/// a witness up to 1.4 × the f32 tolerance off its surface, where `settle_normal` shares the
+/// witnesses' mismatch between the shapes and moves the flat one's past its edge — a known
+/// defect of that estimate, which the pair query hands to EPA).
+fn coherent_motion<T: Real>(
+    seed: u64,
+    (bodies, step): (Bodies, f64),
+    (budget, cold_stalls): (f64, bool),
+) -> Measured {
     let mut rng = Pcg64::seed_from_u64(seed);
     let mut failures = Failures::default();
     let (pairs, frames) = (60, 200);
     let (mut cold_iterations, mut warm_iterations) = (Vec::new(), Vec::new());
     let (mut crossings, mut warm_hits, mut queries) = (0, 0, 0);
-    let rel = rel_tol::<T>(false);
+    let mut stalls = [0, 0];
     for p in 0..pairs {
-        let (a, b) = (random_polytope(&mut rng), random_polytope(&mut rng));
+        let (a, b) = bodies(&mut rng);
         // Start 0.02–0.15 apart (B moved along the normal of a first query, which changes the
         // distance by exactly the move); half of the pairs head for A along that normal, so
         // that 0.2 units of travel bring them through contact, the others drift at random.
@@ -58,11 +101,11 @@ fn coherent_motion<T: Real>(seed: u64) {
         let normal = c.normal.into_inner();
         pos12.translation.vector += normal * (uniform(&mut rng, 0.02, 0.15) - c.distance);
         let velocity = if p % 2 == 0 {
-            -normal * 1e-3
+            -normal * step
         } else {
-            random_unit(&mut rng) * 1e-3
+            random_unit(&mut rng) * step
         };
-        let spin = UnitQuaternion::from_scaled_axis(random_unit(&mut rng) * 1e-3);
+        let spin = UnitQuaternion::from_scaled_axis(random_unit(&mut rng) * step);
         let mut cache = SimplexCache::<T>::EMPTY;
         let mut previous_class = None;
         for frame in 0..frames {
@@ -70,10 +113,14 @@ fn coherent_motion<T: Real>(seed: u64) {
             let cold = pair.gjk_cold::<T>();
             let warm = pair.gjk(GjkOptions::default(), f64::INFINITY, &mut cache);
             queries += 1;
+            for (k, out) in [&cold, &warm].into_iter().enumerate() {
+                stalls[k] += usize::from(matches!(out.status, GjkStatus::Stalled { .. }));
+            }
             warm_hits += usize::from(warm.stats.warm_started);
             cold_iterations.push(f64::from(cold.stats.iterations));
             warm_iterations.push(f64::from(warm.stats.iterations));
             let context = || format!("pair {p} frame {frame}: {pair:?}");
+            let rel = rel_tol::<T>(pair.is_curved());
             let tol = rel * pair.scale();
             match (&cold.status, &warm.status) {
                 (GjkStatus::Separated(c), GjkStatus::Separated(w)) => {
@@ -86,6 +133,10 @@ fn coherent_motion<T: Real>(seed: u64) {
                 }
                 // A stall is checked for honesty on its own (the other answer's distance, if
                 // separated, is the truth it must bracket).
+                (GjkStatus::Stalled { .. }, GjkStatus::Separated(w)) if !cold_stalls => {
+                    let rounded = pair.through::<T>();
+                    failures.check(rounded.check(w, None, rel), context);
+                }
                 (GjkStatus::Stalled { estimate, .. }, other)
                 | (other, GjkStatus::Stalled { estimate, .. }) => {
                     let truth = match other {
@@ -119,30 +170,71 @@ fn coherent_motion<T: Real>(seed: u64) {
             );
         }
     }
-    failures.assert_none("coherent motion", queries);
+    failures.assert_none_within("coherent motion", queries, budget);
     let (cold_mean, warm_mean) = (mean(&cold_iterations), mean(&warm_iterations));
     let precision = if is_f64::<T>() { "f64" } else { "f32" };
     println!(
-        "coherent motion ({precision}): mean iterations cold {cold_mean:.3}, warm {warm_mean:.3}; \
-         warm-started {warm_hits} of {queries} queries; {crossings} contact changes"
+        "coherent motion ({precision}, {step:e} a frame): mean iterations cold {cold_mean:.3}, \
+         warm {warm_mean:.3}; warm-started {warm_hits} of {queries} queries; {crossings} \
+         contact changes; stalled cold {}, warm {}",
+        stalls[0], stalls[1]
     );
     // Representative: contact begins or ends in a fair number of the pairs (a third of them
-    // head straight for contact).
-    assert!(crossings >= pairs / 5, "only {crossings} contact changes");
+    // head straight for contact, 0.2 units of travel at 1e-3 a frame).
+    if step >= 1e-3 {
+        assert!(crossings >= pairs / 5, "only {crossings} contact changes");
+    }
     assert!(
         warm_mean <= cold_mean,
         "warm {warm_mean} > cold {cold_mean} iterations on average"
     );
+    Measured {
+        iterations: [cold_mean, warm_mean],
+        stalls,
+    }
+}
+
+fn polytopes(rng: &mut Pcg64) -> (Body, Body) {
+    (random_polytope(rng), random_polytope(rng))
 }
 
 #[test]
 fn coherent_motion_f64() {
-    coherent_motion::<f64>(40);
+    coherent_motion::<f64>(40, (polytopes, 1e-3), (STALL_BUDGET, true));
 }
 
 #[test]
 fn coherent_motion_f32() {
-    coherent_motion::<f32>(41);
+    coherent_motion::<f32>(41, (polytopes, 1e-3), (STALL_BUDGET, true));
+}
+
+/// Curved pairs: the simplex is kept as directions (the module doc); the warm starts take at
+/// most the share of the cold iterations given.
+fn curved_coherent_motion<T: Real>(seed: u64, step: f64, share: f64) {
+    let budget = NEAR_TOUCHING_CURVED_STALL_BUDGET;
+    let m = coherent_motion::<T>(seed, (random_curved_pair, step), (budget, false));
+    let [cold, warm] = m.iterations;
+    assert!(
+        warm <= share * cold,
+        "warm {warm} iterations against cold {cold}: more than {share} of them"
+    );
+    assert!(
+        m.stalls[1] <= m.stalls[0],
+        "stalled cold {:?}, warm",
+        m.stalls
+    );
+}
+
+#[test]
+fn curved_coherent_motion_f64() {
+    curved_coherent_motion::<f64>(46, 1e-3, 0.8);
+    curved_coherent_motion::<f64>(47, 1e-5, 0.8);
+}
+
+#[test]
+fn curved_coherent_motion_f32() {
+    curved_coherent_motion::<f32>(48, 1e-3, 0.8);
+    curved_coherent_motion::<f32>(49, 1e-5, 0.4);
 }
 
 /// A stale cache — from the same shapes at an unrelated pose — costs iterations, never accuracy:
