@@ -1,11 +1,11 @@
 //! Mean iteration counts (and accuracy) on the inputs of `benches/gjk.rs` and
 //! `benches/contact.rs`, for `docs/performance.md`:
 //!
-//! 1. GJK, cold against warm on coherent motion (hull pairs and the other GJK pairs moving 1e-3
-//!    units and 1e-3 rad per frame at a fixed gap): nphase iterations and support calls, parry's
-//!    support calls (counted through a wrapper), and the largest distance error of each against
-//!    the gap the poses were placed at (bisection on nphase's f64 distance, so nphase f64 is the
-//!    reference and is not listed).
+//! 1. GJK, cold against warm on coherent motion (hull pairs and the other GJK pairs, and curved
+//!    pairs, moving 1e-3 units and 1e-3 rad per frame at a fixed gap): nphase iterations and
+//!    support calls, parry's support calls (counted through a wrapper), and the largest distance
+//!    error of each against the gap the poses were placed at (bisection on nphase's f64
+//!    distance, so nphase f64 is the reference and is not listed).
 //! 2. Acceleration: mean iterations of plain GJK and Nesterov momentum (normalised or not) on
 //!    the random poses of the `gjk_accel` groups.
 //! 3. EPA on curved pairs (cylinder or cone against box or cylinder), deep and shallow: nphase's
@@ -24,7 +24,10 @@ mod common;
 
 use std::cell::Cell;
 
-use common::{Desc, Iso, acceleration_pairs, coherent_poses, gjk_pairs, iso, random_poses, scale};
+use common::{
+    Desc, Iso, acceleration_pairs, coherent_poses, curved_gjk_pairs, gjk_pairs, iso, random_poses,
+    scale,
+};
 use nalgebra::{Isometry3, Point3, Unit, Vector3};
 use nphase_epa::{EpaOptions, EpaWorkspace};
 use nphase_gjk::{
@@ -171,7 +174,7 @@ fn gjk_cold_warm() {
         "| pair | gap | prec | nphase cold it | nphase cold calls | nphase warm it | nphase warm calls | parry calls | nphase max err/scale | parry max err/scale |"
     );
     println!("|---|---|---|---:|---:|---:|---:|---:|---:|---:|");
-    for (name, da, db) in gjk_pairs() {
+    for (name, da, db) in gjk_pairs().into_iter().chain(curved_gjk_pairs()) {
         let scale = scale(&da, &db);
         for (gap, fraction) in GAPS {
             let trajectories = coherent_poses(&da, &db, fraction * scale, 8, 32, 7);

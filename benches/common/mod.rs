@@ -170,6 +170,25 @@ pub fn gjk_pairs() -> Vec<(String, Desc, Desc)> {
     pairs
 }
 
+/// Curved pairs for the cold/warm iteration counts of `examples/iterations.rs`: GJK's cache
+/// keeps their simplex as the directions its vertices were found along (no vertex ids).
+pub fn curved_gjk_pairs() -> Vec<(String, Desc, Desc)> {
+    let cuboid = Desc::Cuboid(Vector3::new(0.5, 0.5, 0.3));
+    vec![
+        (
+            "cylinder-cuboid".to_owned(),
+            Desc::Cylinder(0.5, 0.4),
+            cuboid.clone(),
+        ),
+        ("cone-cuboid".to_owned(), Desc::Cone(0.5, 0.4), cuboid),
+        (
+            "cylinder-capsule".to_owned(),
+            Desc::Cylinder(0.5, 0.4),
+            Desc::Capsule(0.5, 0.3),
+        ),
+    ]
+}
+
 /// The shape pairs of the acceleration comparison: large smooth hulls, cylinders and cones,
 /// and for reference two small polytope pairs (boxes, hulls of 32 vertices).
 pub fn acceleration_pairs() -> Vec<(String, Desc, Desc)> {
