@@ -206,13 +206,15 @@ mod octahedral {
             return None;
         }
         let (x, y, z) = (x / l1, y / l1, z / l1);
-        let (x, y) = if z < 0.0 {
-            ((1.0 - y.abs()).copysign(x), (1.0 - x.abs()).copysign(y))
-        } else {
-            (x, y)
-        };
+        let (x, y) = if z < 0.0 { fold(x, y) } else { (x, y) };
         let quantise = |c: f64| ((c.clamp(-1.0, 1.0) + 1.0) * 0.5 * STEPS).round() as u16;
         Some([quantise(x), quantise(y)])
+    }
+
+    /// The map between the lower half's `(x, y)` and their place in the folded square (its own
+    /// inverse).
+    fn fold(x: f64, y: f64) -> (f64, f64) {
+        ((1.0 - y.abs()).copysign(x), (1.0 - x.abs()).copysign(y))
     }
 
     /// The direction of `code`.
@@ -222,11 +224,7 @@ mod octahedral {
             f64::from(v) / STEPS * 2.0 - 1.0,
         );
         let z = 1.0 - x.abs() - y.abs();
-        let (x, y) = if z < 0.0 {
-            ((1.0 - y.abs()).copysign(x), (1.0 - x.abs()).copysign(y))
-        } else {
-            (x, y)
-        };
+        let (x, y) = if z < 0.0 { fold(x, y) } else { (x, y) };
         Vector::new(T::lit(x), T::lit(y), T::lit(z))
     }
 
