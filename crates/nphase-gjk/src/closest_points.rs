@@ -296,9 +296,10 @@ pub enum GjkStatus<T: Real> {
     /// The iteration cap was reached; the best estimate so far (never a verdict of "apart").
     IterationLimit(ClosestPoints<T>),
     /// The distance stopped decreasing (or a support vertex repeated) before the duality gap
-    /// closed: rounding on nearly parallel features. The best estimate so far; the simplex it
-    /// came from ([`closest_points_with_simplex`] hands it over) lets EPA settle the answer
-    /// (its face normals do not suffer from the rounding that stalled GJK).
+    /// closed: rounding on nearly parallel features, or a curved surface's rim against an edge.
+    /// The best estimate so far (bounds that bracket the distance, witnesses on the surfaces);
+    /// the simplex it came from ([`closest_points_with_simplex`] hands it over) lets EPA settle
+    /// the answer (its face normals do not suffer from the rounding that stalled GJK).
     Stalled {
         /// The best estimate.
         estimate: ClosestPoints<T>,
@@ -321,7 +322,9 @@ pub struct ClosestPoints<T: Real> {
     pub normal: UnitVector<T>,
     /// The witness point on A's surface.
     pub point1: Point<T>,
-    /// The witness point on B's surface; `point2 − point1 ≈ distance · normal`.
+    /// The witness point on B's surface; `point2 − point1 ≈ distance · normal` (within the
+    /// accuracy, except in a [`GjkStatus::Stalled`] estimate, whose pair may be off it by the
+    /// mismatch the loop could not resolve: its points stay on their surfaces instead).
     pub point2: Point<T>,
     /// Certified lower bound on `distance` (from the best support plane; up to rounding). It
     /// bounds the signed distance, so it can be negative.
@@ -422,6 +425,10 @@ where
     again
 }
 
+/// How many grown simplices whose `|v|²` did not decrease (up to rounding) one run of the loop
+/// goes on with before such a step counts as a stall (see the loop).
+const TOLERATED_NON_DECREASES: u32 = 4;
+
 /// One run of the GJK loop. With `stop_within = Some(r)` the loop also stops once `|v| ≤ r`
 /// (the shapes provably overlap).
 fn run_once<A, B, T>(
@@ -487,6 +494,7 @@ where
 
     let mut momentum = Momentum::new(input.options.acceleration, state.v);
     let mut last_w = state.v;
+    let mut non_decreases = 0;
     loop {
         if stats.iterations >= input.options.max_iterations {
             stats.exit = GjkExit::IterationCap;
@@ -577,27 +585,30 @@ where
         // less than its rounding (nearly touching features, f32, or a lateral improvement on a
         // face of D) the comparison sees no progress although v turned toward the optimum. A
         // grown simplex whose |v|² is unchanged up to rounding (relative to |v|², or to the
-        // size for a tiny |v|) is kept and iterated on (the simplex cannot grow past a
-        // tetrahedron, so this cannot cycle); only a genuine increase, or no change on a
-        // simplex that did not grow, is a stall.
+        // size for a tiny |v|) is kept and iterated on, at most `TOLERATED_NON_DECREASES` times
+        // a run; only a genuine increase, or no change on a simplex that did not grow, is a
+        // stall at once. (Without the budget a grown simplex can be reduced again by the next
+        // support and the two trade places forever: f32, a cone's rim against a box face, a
+        // segment of D grown to a triangle `2e-10` further out and cut back to the same
+        // segment, to the iteration cap.)
         let grew = projection.support_len() > state.simplex.len();
         let rounding = T::lit(8.0)
             * tol.epsilon
             * Float::sqrt(previous_norm2)
             * Float::max(Float::sqrt(previous_norm2), state.size);
         let unchanged_up_to_rounding = norm2 - previous_norm2 <= rounding;
-        if !overlap
-            && !within
-            && had_point
-            && norm2 >= previous_norm2
-            && !(grew && unchanged_up_to_rounding)
-        {
-            if momentum.is_some() {
-                momentum = None;
-                continue;
+        let tolerated = grew && unchanged_up_to_rounding && non_decreases < TOLERATED_NON_DECREASES;
+        if !overlap && !within && had_point && norm2 >= previous_norm2 {
+            if tolerated {
+                non_decreases += 1;
+            } else {
+                if momentum.is_some() {
+                    momentum = None;
+                    continue;
+                }
+                stats.exit = GjkExit::NoProgress;
+                break;
             }
-            stats.exit = GjkExit::NoProgress;
-            break;
         }
         state.weights = state.simplex.push_and_reduce((w, -dir), &projection);
         state.set_v(projection.point);
@@ -629,24 +640,25 @@ where
         return finish_overlap(state, stats, cache, simplex_out);
     }
     let mut closest = state.closest_points(input.radius1, input.radius2);
+    // The gap is judged on the refined distance (a face's plane distance where the simplex lies
+    // in a face of D): `|v|` itself can carry a lateral rounding error that GJK cannot remove
+    // any more, while the plane distance is exact. A stall that closed the gap on an earlier
+    // axis has certified the distance but not `v`'s direction (see `State::direction_settled`):
+    // it is a stall too. (`settle_normal` moves the normal and the witnesses, not the distance
+    // or its bounds.)
+    let stalled = matches!(stats.exit, GjkExit::NoProgress | GjkExit::RepeatedVertex)
+        && (closest.distance - closest.lower_bound > state.tolerance(tol.gjk_relative_gap)
+            || !state.direction_settled());
     state.settle_normal(
         &md,
-        (input.radius1, input.radius2),
+        (input.radius1, input.radius2, stalled),
         &mut closest,
         &mut stats,
     );
     cache.store(&state.simplex, state.v);
     let status = match stats.exit {
         GjkExit::IterationCap => GjkStatus::IterationLimit(closest),
-        // The gap is judged on the refined distance (a face's plane distance where the
-        // simplex lies in a face of D): `|v|` itself can carry a lateral rounding error that
-        // GJK cannot remove any more, while the plane distance is exact.
-        // A stall that closed the gap on an earlier axis has certified the distance but not
-        // `v`'s direction (see `State::direction_settled`): it is a stall too.
-        GjkExit::NoProgress | GjkExit::RepeatedVertex
-            if closest.distance - closest.lower_bound > state.tolerance(tol.gjk_relative_gap)
-                || !state.direction_settled() =>
-        {
+        _ if stalled => {
             // A stall whose refined distance is within the touch distance is an overlap: `|v|`
             // carries the projection's rounding, several `ε·size` on a sliver of D, which the
             // touch test above measured, while the refined distance (a face's plane distance)
@@ -783,10 +795,12 @@ impl<T: Real> State<T> {
     /// support gap along it is the lower bound) but swapping it in moves the witness pair off
     /// `distance · normal` by `|v|·sin∠`. When they differ beyond rounding, one more support
     /// query measures the gap along the chosen direction, and whichever error is smaller wins.
+    /// `stalled`: the answer will be [`GjkStatus::Stalled`] (an estimate, its pair not held
+    /// to `distance · normal`).
     fn settle_normal<A, B>(
         &self,
         md: &MinkowskiDifference<'_, A, B, T>,
-        (radius1, radius2): (T, T),
+        (radius1, radius2, stalled): (T, T, bool),
         closest: &mut ClosestPoints<T>,
         stats: &mut GjkStats,
     ) where
@@ -832,10 +846,17 @@ impl<T: Real> State<T> {
             // shapes' sizes — the larger shape's surface is the flatter one at the contact, and a
             // small shape's vertex moved sideways would leave it — which keeps them on their
             // surfaces to second order and makes `point2 − point1 = distance·n`.
+            // A stall's mismatch beyond the accuracy is left as it is: shared, it would move a
+            // witness off its surface by up to its share — a flat shape's point past the edge it
+            // lies on (f32: a cylinder's rim 0.14 from a triangle's edge, the mismatch 6.8e-4,
+            // the triangle's point 2.9e-4 past its edge). Each point then stays on its surface,
+            // and the pair is off `distance · n` by the mismatch, as an estimate may be.
             let mismatch = (closest.point2 - closest.point1) - new * closest.distance;
-            let share1 = self.share1();
-            closest.point1 += mismatch * share1;
-            closest.point2 -= mismatch * (T::one() - share1);
+            if !(stalled && mismatch.norm() > accuracy) {
+                let share1 = self.share1();
+                closest.point1 += mismatch * share1;
+                closest.point2 -= mismatch * (T::one() - share1);
+            }
         } else if gap_chosen > accuracy && radius1 + radius2 >= v_norm / T::lit(2.0) {
             // Both errors are beyond the accuracy: the chosen direction does not certify the
             // distance, and the simplex's witness pair is too far off `u` to be kept with it.

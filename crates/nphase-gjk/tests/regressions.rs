@@ -807,3 +807,94 @@ fn needle_at_a_thin_cones_axis_is_an_overlap_from_any_seed_f32() {
         );
     }
 }
+
+/// A cylinder's cap rim 0.14 from a triangle's edge, in f32 (warm_start.rs's curved coherent
+/// motion, seed 48, pair 20, frame 119).
+///
+/// **What failed (da309b0):** GJK stalled (no progress) with the gap open and `v` 4.8e-3 rad
+/// off the axis of its best lower bound. `settle_normal` swapped that certified axis in and
+/// shared the witnesses' mismatch (6.8e-4) between the shapes by their sizes: the triangle's
+/// witness, on its edge, moved 2.9e-4 past it (the f32 tolerance 1.1e-4).
+///
+/// **Why it passes:** a stall's mismatch beyond the accuracy is left where the simplex put it:
+/// each witness stays on its surface, and the estimate's bounds bracket the f64 distance.
+#[test]
+fn cylinder_rim_over_a_triangle_edge_stalls_honestly_f32() {
+    let a = Body::bare(Core::Cylinder {
+        half_height: 0.2714489606974717,
+        radius: 0.10221962614499701,
+    });
+    let b = Body::bare(Core::Triangle([
+        V::new(0.31339978136275715, -0.8129275893195493, -0.830229998441983),
+        V::new(-0.8284389311556342, 0.5513933271461244, 0.2845367181783036),
+        V::new(
+            -0.4710546508148985,
+            -0.07920719198443749,
+            -0.9499703806970166,
+        ),
+    ]));
+    let pos12 = Iso::from_parts(
+        Translation3::new(
+            -0.45635348803831055,
+            -0.5448909187068223,
+            -0.7659769315080642,
+        ),
+        quaternion(
+            -0.7839141026960239,
+            0.37691962456448946,
+            -0.4386884597995607,
+            -0.2257492224818321,
+        ),
+    );
+    let pair = Pair::new(a, b, pos12);
+    let reference = separated(&pair.gjk_cold::<f64>())
+        .expect("f64 converges")
+        .distance;
+    let tol = rel_tol::<f32>(true) * pair.scale();
+    assert_resolved_or_honest_stall::<f32>(&pair, reference, tol);
+}
+
+/// Two cones 0.029 apart, in f32 (warm_start.rs's curved coherent motion at seed 100 and up:
+/// 11 of 880 000 queries over seeds 100–139, 9 of them warm).
+///
+/// **What failed (da309b0):** the iteration cap, 128 iterations. A segment of D, grown by a
+/// support on a cone's rim to a triangle whose `|v|²` was `2.3e-10` larger (within its rounding,
+/// which the loop tolerates on a grown simplex), was cut back by the next support to the same
+/// segment, and the two traded places to the cap: `IterationLimit`, an estimate, after 128
+/// support calls.
+///
+/// **Why it passes:** the loop tolerates a grown simplex that did not bring `v` closer a few
+/// times a run (`TOLERATED_NON_DECREASES`), then calls it a stall: the answer is `Separated`
+/// or an honest `Stalled`, in a few dozen iterations.
+#[test]
+fn cone_rims_do_not_cycle_to_the_iteration_cap_f32() {
+    let a = Body::bare(Core::Cone {
+        half_height: 0.6964619821318125,
+        radius: 0.3817165053168037,
+    });
+    let b = Body::bare(Core::Cone {
+        half_height: 0.7238941926251485,
+        radius: 0.5474792486367789,
+    });
+    let pos12 = Iso::from_parts(
+        Translation3::new(
+            -0.2000615579899766,
+            -0.4295547765592166,
+            -0.7288706168305152,
+        ),
+        quaternion(
+            0.5755497365710142,
+            -0.7583502642747371,
+            0.13719870794486141,
+            0.2735395619389166,
+        ),
+    );
+    let pair = Pair::new(a, b, pos12);
+    let reference = separated(&pair.gjk_cold::<f64>())
+        .expect("f64 converges")
+        .distance;
+    let out = pair.gjk_cold::<f32>();
+    assert!(out.stats.iterations < 64, "{:?}", out.stats);
+    let tol = rel_tol::<f32>(true) * pair.scale();
+    assert_resolved_or_honest_stall::<f32>(&pair, reference, tol);
+}
