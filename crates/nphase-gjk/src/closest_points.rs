@@ -97,7 +97,7 @@ where
 /// vertices, enclosing or touching the origin for `Intersecting`) — EPA's start. Otherwise
 /// `simplex` is left as it was.
 ///
-/// The simplex (up to 328 bytes in f64) stays in the caller's place rather than in the
+/// The simplex (424 bytes in f64, 232 in f32) stays in the caller's place rather than in the
 /// returned status, so that every query returns a small value ([`GjkOutput`]: 120 bytes in
 /// f64, 64 in f32) whether or not EPA follows.
 pub fn closest_points_with_simplex<A, B, T>(

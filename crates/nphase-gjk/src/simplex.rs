@@ -52,6 +52,11 @@ pub struct Simplex<T: Real> {
     len: usize,
 }
 
+// What EPA starts from and the pipeline keeps per query, pinned: four vertices (`w`, two
+// support points, two ids: 80 bytes in f64, 44 in f32), their search directions and the length.
+const _: () = assert!(size_of::<Simplex<f64>>() <= 424);
+const _: () = assert!(size_of::<Simplex<f32>>() <= 232);
+
 impl<T: Real> Default for Simplex<T> {
     fn default() -> Self {
         Simplex {
