@@ -44,8 +44,8 @@
 //!    is deeper than the exact contact; points further apart than the prediction distance are
 //!    dropped — but a point of last frame's manifold (by id, step 6) is kept up to
 //!    `min(τ, prediction)` further, so that a speculative point at the prediction distance does
-//!    not come and go with the pose noise —, and points closer together than `1e-4 × size`
-//!    merged;
+//!    not come and go with the pose noise —, and points closer together than `1e-4 ×` the
+//!    smaller feature's size (above the rounding of `size`) merged;
 //! 5. when the clipped points are shallower than the exact contact (a polygonised curve, or a
 //!    reference face on the other side than the face the contact was measured on), the exact
 //!    witness is added (or replaces a clipped point at the same place), so the deepest point
@@ -111,8 +111,9 @@ use crate::{LocalContact, SupportHints};
 /// The most points a manifold holds.
 pub const MAX_MANIFOLD_POINTS: usize = 4;
 
-/// Candidate points closer than this fraction of the features' size are one point (clipping
-/// makes such twins where an incident vertex lies on a side plane, as with flush faces).
+/// Candidate points closer than this fraction of the smaller feature's size (above the rounding
+/// of the coordinates) are one point (clipping makes such twins where an incident vertex lies
+/// on a side plane, as with flush faces).
 const MERGE_RADIUS: f64 = 1e-4;
 
 /// Coincident features within this fraction of the features' size name a point by the
@@ -434,9 +435,15 @@ pub fn build_manifold<T: Real>(
     // (a triangle touched on its edge, a polytope face beside an edge contact, a polygonised
     // cap): its projection along n leaves the shapes. Such points are dropped (the exact
     // witness below then stands in for them).
-    let accuracy = T::TOLERANCES.accuracy * size;
+    //
+    // The accuracy and the merge radius are relative to the smaller feature (the points lie
+    // where the two overlap), above the rounding of the larger one's coordinates: relative to
+    // the larger, a 2 cm box on a 200 m ground box had its four corners merged into two (one
+    // the other way round), and points up to `1e-5 × 283` deeper than the contact kept (f32).
+    let smaller = Float::min(extent(&ws.feature1), extent(&ws.feature2));
+    let accuracy = T::TOLERANCES.length(T::TOLERANCES.accuracy, smaller, size);
     ws.candidates.retain(|c| c.dist >= contact.dist - accuracy);
-    let merge = T::lit(MERGE_RADIUS) * size;
+    let merge = T::TOLERANCES.length(T::lit(MERGE_RADIUS), smaller, size);
     remove_duplicates(&mut ws.candidates, merge);
     let witness = match input.supports.witness_on_plane {
         None => add_witness(ws, contact, merge, accuracy),
@@ -478,7 +485,6 @@ pub fn build_manifold<T: Real>(
         // The smaller feature's share: the depths merged points differ by are the pose noise
         // over a few `τ`, and this bounds how much shallower than the exact contact the
         // kept point can be.
-        let smaller = Float::min(extent(&ws.feature1), extent(&ws.feature2));
         let slack = T::lit(DEPTH_HYSTERESIS) * smaller;
         merge_equal_ids(&mut ws.candidates, input.previous, slack);
     }

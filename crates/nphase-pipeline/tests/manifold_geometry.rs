@@ -14,11 +14,11 @@
 mod common;
 
 use common::*;
-use nphase_math::Point;
 use nphase_math::nalgebra::UnitQuaternion;
+use nphase_math::{Isometry, Point, Real, Vector};
 use nphase_pipeline::query::{contact, distance};
 use nphase_pipeline::{Collider, ContactManifold, NarrowPhase, NarrowPhaseConfig};
-use nphase_shapes::{Ball, Shape};
+use nphase_shapes::{Ball, Cuboid, Cylinder, Shape};
 use rand::Rng;
 
 const PREDICTION: f64 = 0.05;
@@ -354,4 +354,73 @@ fn an_edge_is_cut_where_a_face_ends_unless_it_lies_along_the_face_edge() {
             );
         }
     }
+}
+
+/// A small shape resting on a large box, 1e-4 deep: a 2 cm box keeps its four corners and a
+/// cylinder of radius 1 cm standing on its cap at least three points, on grounds from 1 m to 1 km
+/// across, either shape as A, in f64 and f32. The merge radius of clipped twins was relative to
+/// the larger feature: on a 200 m ground the box's corners came out as two points (one the
+/// other way round), on a 1 km ground as one.
+fn small_shapes_keep_their_points_on_large_ground<T: Real>() {
+    let l = T::lit;
+    let small = [
+        (
+            "box",
+            Shape::Cuboid(Cuboid::new(Vector::new(l(0.01), l(0.01), l(0.01))).expect("valid")),
+            0.01,
+            4,
+        ),
+        (
+            "cylinder",
+            Shape::Cylinder(Cylinder::new(l(0.02), l(0.01)).expect("valid")),
+            0.02,
+            3,
+        ),
+    ];
+    for ground_half in [1.0, 10.0, 100.0, 500.0] {
+        for (name, shape, half_height, at_least) in &small {
+            let ground = Collider {
+                id: 0,
+                shape: Shape::Cuboid(Cuboid::new(Vector::repeat(l(ground_half))).expect("valid")),
+                pose: Isometry::translation(l(0.0), l(-ground_half), l(0.0)),
+            };
+            let resting = Collider {
+                id: 1,
+                shape: shape.clone(),
+                pose: Isometry::translation(l(0.3), l(half_height - 1e-4), l(0.2)),
+            };
+            for pair in [(0, 1), (1, 0)] {
+                let mut narrow = NarrowPhase::<T>::new(NarrowPhaseConfig {
+                    prediction: T::zero(),
+                    threads: 1,
+                    chunk_size: 64,
+                })
+                .expect("valid config");
+                let colliders = [ground.clone(), resting.clone()];
+                let m = &narrow.update(&colliders, &[pair]).expect("valid")[0];
+                assert!(
+                    m.points.len() >= *at_least,
+                    "{name} on a ground of half-size {ground_half}, pair {pair:?}: {m:?}"
+                );
+                for p in &m.points {
+                    let tol = 1e-4 * 0.02 + T::TOLERANCES.rounding.as_f64() * 4.0 * ground_half;
+                    assert!(
+                        (p.dist.as_f64() + 1e-4).abs() <= tol,
+                        "{name} on {ground_half}, {pair:?}: depth {}",
+                        p.dist
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn small_shapes_keep_their_points_on_large_ground_f64() {
+    small_shapes_keep_their_points_on_large_ground::<f64>();
+}
+
+#[test]
+fn small_shapes_keep_their_points_on_large_ground_f32() {
+    small_shapes_keep_their_points_on_large_ground::<f32>();
 }
