@@ -597,18 +597,17 @@ where
             * Float::sqrt(previous_norm2)
             * Float::max(Float::sqrt(previous_norm2), state.size);
         let unchanged_up_to_rounding = norm2 - previous_norm2 <= rounding;
+        let no_decrease = !overlap && !within && had_point && norm2 >= previous_norm2;
         let tolerated = grew && unchanged_up_to_rounding && non_decreases < TOLERATED_NON_DECREASES;
-        if !overlap && !within && had_point && norm2 >= previous_norm2 {
-            if tolerated {
-                non_decreases += 1;
-            } else {
-                if momentum.is_some() {
-                    momentum = None;
-                    continue;
-                }
-                stats.exit = GjkExit::NoProgress;
-                break;
+        if no_decrease && tolerated {
+            non_decreases += 1;
+        } else if no_decrease {
+            if momentum.is_some() {
+                momentum = None;
+                continue;
             }
+            stats.exit = GjkExit::NoProgress;
+            break;
         }
         state.weights = state.simplex.push_and_reduce((w, -dir), &projection);
         state.set_v(projection.point);
@@ -795,8 +794,9 @@ impl<T: Real> State<T> {
     /// support gap along it is the lower bound) but swapping it in moves the witness pair off
     /// `distance · normal` by `|v|·sin∠`. When they differ beyond rounding, one more support
     /// query measures the gap along the chosen direction, and whichever error is smaller wins.
-    /// `stalled`: the answer will be [`GjkStatus::Stalled`] (an estimate, its pair not held
-    /// to `distance · normal`).
+    /// `stalled`: the loop stalled with the gap open (the answer is [`GjkStatus::Stalled`], or
+    /// an overlap where the refined distance is within the touch distance): an estimate, its
+    /// pair not held to `distance · normal`.
     fn settle_normal<A, B>(
         &self,
         md: &MinkowskiDifference<'_, A, B, T>,

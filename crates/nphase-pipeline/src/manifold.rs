@@ -422,7 +422,11 @@ pub fn build_manifold<T: Real>(
         }
     }
 
-    let size = Float::max(extent(&ws.feature1), extent(&ws.feature2));
+    let extents = (extent(&ws.feature1), extent(&ws.feature2));
+    let (size, smaller) = (
+        Float::max(extents.0, extents.1),
+        Float::min(extents.0, extents.1),
+    );
     ws.candidates.clear();
     let reference = if ws.feature1.vertices.len() > 1 && ws.feature2.vertices.len() > 1 {
         clip_features(ws, &n, input, size)
@@ -440,7 +444,6 @@ pub fn build_manifold<T: Real>(
     // where the two overlap), above the rounding of the larger one's coordinates: relative to
     // the larger, a 2 cm box on a 200 m ground box had its four corners merged into two (one
     // the other way round), and points up to `1e-5 × 283` deeper than the contact kept (f32).
-    let smaller = Float::min(extent(&ws.feature1), extent(&ws.feature2));
     let accuracy = T::TOLERANCES.length(T::TOLERANCES.accuracy, smaller, size);
     ws.candidates.retain(|c| c.dist >= contact.dist - accuracy);
     let merge = T::TOLERANCES.length(T::lit(MERGE_RADIUS), smaller, size);

@@ -101,23 +101,25 @@ pub(crate) fn cuboid_penetration<T: Real>(
     }
     // The edge axes: the unit `e_i × f_j`, unless the edges are parallel.
     let parallel = Float::sqrt(T::TOLERANCES.degenerate);
-    let edge_axis = |i: usize, j: usize| {
-        let l = Vector::<T>::ith(i, T::one()).cross(&axes_b[j]);
-        let len = l.norm();
-        (len >= parallel).then(|| l / len)
+    let edge_axes = || {
+        (0..3)
+            .flat_map(|i| (0..3).map(move |j| (i, j)))
+            .filter_map(|(i, j)| {
+                let l = Vector::<T>::ith(i, T::one()).cross(&axes_b[j]);
+                let len = l.norm();
+                (len >= parallel).then(|| (l / len, AxisKind::Edges(i, j)))
+            })
     };
     let mut shallowest = Axis {
         overlap: T::infinity(),
         axis: Vector::x(),
         kind: AxisKind::Edges(0, 0),
     };
-    for i in 0..3 {
-        for j in 0..3 {
-            if let Some(l) = edge_axis(i, j) {
-                shallowest.consider(overlap(&l), l, AxisKind::Edges(i, j));
-            }
-        }
+    for (l, kind) in edge_axes() {
+        shallowest.consider(overlap(&l), l, kind);
     }
+    // The witnesses of the edge axis taken, where its support edges were found to cross.
+    let mut crossing = None;
     if shallowest.overlap < best.overlap - tie {
         // An edge axis beats the faces by more than the tie. Of the edge axes within the tie
         // of the shallowest (which rounding may have put in either order), the shallowest
@@ -129,25 +131,24 @@ pub(crate) fn cuboid_penetration<T: Real>(
             let n = if t.dot(l) < T::zero() { -l } else { *l };
             let (p1, p2) = edge_witnesses(&ha, &hb, &axes_b, &t, &n);
             let gap = p2 - p1;
-            (gap - n * gap.dot(&n)).norm() <= tie
+            ((gap - n * gap.dot(&n)).norm() <= tie).then_some((p1, p2))
         };
         best = shallowest;
-        if !crosses(&best.axis) {
+        crossing = crosses(&best.axis);
+        if crossing.is_none() {
             let mut near = Axis {
                 overlap: T::infinity(),
                 ..best
             };
-            for i in 0..3 {
-                for j in 0..3 {
-                    if let Some(l) = edge_axis(i, j) {
-                        let o = overlap(&l);
-                        if o <= best.overlap + tie
-                            && AxisKind::Edges(i, j) != best.kind
-                            && crosses(&l)
-                        {
-                            near.consider(o, l, AxisKind::Edges(i, j));
-                        }
-                    }
+            for (l, kind) in edge_axes() {
+                let o = overlap(&l);
+                if o <= best.overlap + tie
+                    && kind != best.kind
+                    && o < near.overlap
+                    && let Some(pair) = crosses(&l)
+                {
+                    near.consider(o, l, kind);
+                    crossing = Some(pair);
                 }
             }
             if near.overlap < T::infinity() {
@@ -234,7 +235,9 @@ pub(crate) fn cuboid_penetration<T: Real>(
                 None => edge_witnesses(&ha, &hb, &axes_b, &t, &normal),
             }
         }
-        AxisKind::Edges(..) => edge_witnesses(&ha, &hb, &axes_b, &t, &normal),
+        AxisKind::Edges(..) => {
+            crossing.unwrap_or_else(|| edge_witnesses(&ha, &hb, &axes_b, &t, &normal))
+        }
     };
     Some((exact(point1, point2), None))
 }
