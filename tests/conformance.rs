@@ -10,7 +10,7 @@
 //! (311 more) was generated later still, by a fresh-seed campaign that found a needle
 //! triangle's witness pair 0.3 off in f32 (`polytope_sat.rs`, the edge pair's witnesses). The
 //! disparity sets (`oracle gen --set disparity --seed 3|5`, `--seed 8 --pairs 500` generated
-//! after the library was tuned on the first two, and `--seed 31|32|41|71|72|82|102` from the
+//! after the library was tuned on the first two, and `--seed 31|32|41|71|72|82|102|103` from the
 //! fresh-seed campaigns, with the witnesses and normals they found off — in `disparity_s32`
 //! pair 387 a cylinder's rim 6.2e-6 from a 600-unit hull's edge, `rim_edge.rs`; in
 //! `disparity_s71` pairs 851 and 884 small shapes sunk into the side of cylinders of radius 286
@@ -21,7 +21,9 @@
 //! pair 938 a round triangle's witness pair 1.4e-4 off `dist · n` beside a cylinder's side,
 //! `lateral_azimuth.rs`; in `disparity_s102` pair 832 a 1 cm box 9e-5 into a 100 m box's face,
 //! whose witness the box–box test's clipping slack, relative to the large box, put 1.1e-3 past
-//! the small one's face in f32, `cuboid_sat.rs`) put a small shape (0.02–1) on a large one
+//! the small one's face in f32, `cuboid_sat.rs`; in `disparity_s103` pair 606 a 1 cm hull
+//! 5e-7 from a cylinder of radius 499, whose f32 witness a stalled estimate moved 9.9e-4 off
+//! the hull, `settle_witnesses` in `convex_gjk.rs`) put a small shape (0.02–1) on a large one
 //! (20–2000), separated,
 //! shallow or sunk. The deep sets (`deep_s1|2|3`, 1 663 pairs: `tests/data/oracle/
 //! deep_in_large.py` with seeds 1–3 and 600 candidates, then `oracle expect`) sink a small shape
@@ -82,7 +84,7 @@ const SETS: [&str; 13] = [
     "degenerate_s32",
 ];
 
-const DISPARITY_SETS: [&str; 13] = [
+const DISPARITY_SETS: [&str; 14] = [
     "disparity_s3",
     "disparity_s5",
     "disparity_s8",
@@ -93,6 +95,7 @@ const DISPARITY_SETS: [&str; 13] = [
     "disparity_s72",
     "disparity_s82",
     "disparity_s102",
+    "disparity_s103",
     "deep_s1",
     "deep_s2",
     "deep_s3",

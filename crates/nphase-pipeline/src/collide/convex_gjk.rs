@@ -675,10 +675,26 @@ fn off_support_planes<T: Real>(
 ///
 /// When the pair is off by more than docs/accuracy.md promises (checked with one support
 /// query), B is moved along the normal until the shapes are apart by the small scale `ε` (by
-/// `ε − dist`), and GJK finds the closest points of that separated pair: moving B along the minimising normal does
-/// not change which points of A and B support the two planes, and GJK's closest points of
-/// separated shapes are well conditioned. B's point is moved back. The new pair is kept when
-/// it is closer to consistent than the old one; the normal, distance and bounds stay.
+/// `ε − dist`), and GJK finds the closest points of that separated pair: moving B along the
+/// minimising normal does not change which points of A and B support the two planes, and GJK's
+/// closest points of separated shapes are well conditioned. B's point is moved back. The new
+/// pair is kept when it is closer to consistent than the old one; the normal, distance and
+/// bounds stay.
+///
+/// Where that GJK stalls too, its estimate's points are in their shapes but need not be on
+/// the support planes, and moved onto them along the normal they can leave their shapes — a
+/// convex hull 1 cm across touching a cylinder of radius 499 at one vertex, f32: the estimate's
+/// point 1.1e-3 below the vertex's plane, moved up onto it and 9.9e-4 off the hull
+/// (`disparity_s103` pair 606). Such a point can be off its shape by as much as it moved, so a
+/// stalled estimate's pair counts the moves as part of its error, each weighted as the shares
+/// of the tangential mismatch are ([`share_of_a`]): a small shape's point, at a vertex or a
+/// rim, leaves it when moved, while the larger shape is the flatter at the contact and its
+/// point, moved along the normal, stays on it to second order (a 14 cm shape in the slant of
+/// a cone 286 across, f32: the cone's point moved by 6.5e-3 from a stalled estimate mends a
+/// pair 1.5e-3 off `dist · n`, the small shape's point moved by 3e-6). A converged pair does
+/// not: its points are the shifted pair's closest points, and what moves them is the share of
+/// the tangential mismatch and the planes' rounding (two cones deep in each other at ~500,
+/// f32: a move of 1e-3 that mends a pair 9.7e-4 off `dist · n`, `deep_s1` pair 6).
 fn settle_witnesses<T: Real>(input: &CoreInput<'_, T>, contact: &mut LocalContact<T>) {
     let n = contact.normal.into_inner();
     let (radius1, radius2) = (input.radius1, input.radius2);
@@ -719,7 +735,18 @@ fn settle_witnesses<T: Real>(input: &CoreInput<'_, T>, contact: &mut LocalContac
     // Along the normal each point goes onto its own support plane.
     let p1 = p1 + n * ((w.a - p1).dot(&n) + radius1);
     let p2 = p2 + n * ((w.b - p2).dot(&n) - radius2);
-    if error(&p1, &p2) < before {
+    // A stalled estimate's points lie in their shapes but not on the support planes: moved onto
+    // a plane, a point can leave its shape by as much as it moved (below).
+    let moved = if matches!(gjk.status, GjkStatus::Stalled { .. }) {
+        let (c1, c2) = (c.point1, c.point2 - shift);
+        Float::max(
+            (p1 - c1).norm() * (T::one() - share1),
+            (p2 - c2).norm() * share1,
+        )
+    } else {
+        T::zero()
+    };
+    if Float::max(error(&p1, &p2), moved) < before {
         contact.point1 = p1;
         contact.point2 = p2;
     }
