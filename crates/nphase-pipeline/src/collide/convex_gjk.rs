@@ -413,14 +413,16 @@ fn promote_within_promise<T: Real>(
     }
 }
 
-/// Replaces EPA's normal by a face normal of either core, or by the normal of a small core in a
+/// Replaces EPA's normal by a face normal of either core, by a normal across a supporting edge
+/// of two polytopes (or across both their edges), or by the normal of a small core in a
 /// large cylinder's side or cone's slant ([`side_normal`](super::lateral_azimuth::side_normal)),
 /// when that certifies a larger signed distance.
 ///
 /// EPA's normals are planes through points of the Minkowski difference, each computed with a
 /// rounding error of ~ε·size; on a sliver (a near-degenerate hull, a thin triangle) the plane
 /// through them tilts by ~ε·length/width, and along the sliver's length that tilt is a support
-/// gap far beyond the accuracy. The shapes' own face normals are exact. Every direction `c`
+/// gap far beyond the accuracy. The shapes' own face normals are exact, and so are an edge's
+/// direction and two edges' cross product. Every direction `c`
 /// gives a certified lower bound on the signed distance (the support gap along it), so a face
 /// normal whose gap exceeds the reported distance is strictly closer to the truth: the contact
 /// takes it, and B's witness is placed at A's along it (a side's or slant's normal: the small
@@ -495,9 +497,59 @@ fn snap_to_face_normal<T: Real>(
     let beside = |c: &Vector<T>| c.dot(&n) > cos_flat;
     // The current normal's own certificate, computed once, and only when a candidate needs it.
     let mut own: Option<T> = None;
-    let mut candidates = ArrayVec::<(Vector<T>, T), 3>::new();
-    for c in [face1, face2].into_iter().flatten().filter(beside) {
-        candidates.push((c, gap(&c)));
+    // Each with whether its feature is A's (for the witnesses, `face_witnesses`).
+    let mut candidates = ArrayVec::<(Vector<T>, T, bool), 6>::new();
+    for (c, of_a) in [(face1, true), (face2, false)] {
+        if let Some(c) = c.filter(beside) {
+            candidates.push((c, gap(&c), of_a));
+        }
+    }
+    // Two polytopes' edges across the normal, where their faces do not lie flat: the normal
+    // with its component along an edge removed, and the two edges' cross product. EPA's
+    // normal can lean along a long edge by the sliver's rounding, and that lean times the
+    // edge's length is a gap far beyond the accuracy (f32, a 9 cm triangle 4.9e-4 from the
+    // edge of a box 150 long: EPA's normal 4e-6 rad along the edge, its gap 2.5e-4 short,
+    // `disparity_s108` pair 264). Only between polytopes, whose witnesses across an edge are
+    // a vertex's or the edges' closest points: a curved core's witness carried across a hull's
+    // edge can leave the hull (a cylinder sunk in a hull, `disparity_s109` pair 980).
+    let polytopes = is_polytope(input.shape1) && is_polytope(input.shape2);
+    let edge1 = match face1 {
+        _ if !polytopes => None,
+        Some(f) if beside(&f) => None,
+        _ => supporting_edge(input.shape1, &n, feature),
+    };
+    let edge2 = match face2 {
+        _ if !polytopes => None,
+        Some(f) if beside(&f) => None,
+        _ => supporting_edge(input.shape2, &n2, feature).map(|e| e.map(|p| input.pos12 * p)),
+    };
+    // (The pair's first: where its gap ties a single edge's, rounding aside, it is exact.)
+    let crossing = match (edge1, edge2) {
+        (Some([a1, b1]), Some([a2, b2])) => {
+            nphase_math::normalize_robust(&(b1 - a1).cross(&(b2 - a2)))
+                .map(|c| {
+                    if c.dot(&n) < T::zero() {
+                        -c.into_inner()
+                    } else {
+                        c.into_inner()
+                    }
+                })
+                .filter(beside)
+        }
+        _ => None,
+    };
+    if let Some(c) = crossing {
+        let [size1, size2] = input.shape_sizes;
+        candidates.push((c, gap(&c), size1 >= size2));
+    }
+    for (edge, of_a) in [(edge1, true), (edge2, false)] {
+        let across = edge
+            .and_then(|[a, b]| nphase_math::normalize_robust(&(b - a)))
+            .and_then(|e| nphase_math::normalize_robust(&(n - e.into_inner() * n.dot(&e))));
+        if let Some(c) = across {
+            let c = c.into_inner();
+            candidates.push((c, gap(&c), of_a));
+        }
     }
     if let Some(s) = side {
         let g = Float::max(gap(&s.normal), s.gap - radii);
@@ -507,22 +559,22 @@ fn snap_to_face_normal<T: Real>(
             || estimate_above_side
             || g > *own.get_or_insert_with(|| gap(&n)) + promise
         {
-            candidates.push((s.normal, g));
+            candidates.push((s.normal, g, false));
         }
     }
-    let mut best: Option<(Vector<T>, T)> = None;
-    for (c, g) in candidates {
+    let mut best: Option<(Vector<T>, T, bool)> = None;
+    for (c, g, of_a) in candidates {
         let floor = match best {
-            Some((_, b)) => b,
+            Some((_, b, _)) => b,
             None => *own.get_or_insert_with(|| gap(&n)),
         };
         if g > floor {
-            best = Some((c, g));
+            best = Some((c, g, of_a));
         } else if best.is_none() {
-            best = Some((n, floor));
+            best = Some((n, floor, false));
         }
     }
-    if let Some((c, g)) = best.filter(|(c, _)| *c != n) {
+    if let Some((c, g, owner_is_a)) = best.filter(|(c, _, _)| *c != n) {
         // The face that gave c supports its hull along c.
         if Some(c) == face1 {
             hints.faces[0] = id1;
@@ -530,7 +582,6 @@ fn snap_to_face_normal<T: Real>(
             hints.faces[1] = id2;
         }
         let from_side = side.filter(|s| s.normal == c);
-        let owner_is_a = Some(c) == face1;
         let c = UnitVector::new_normalize(c);
         let u = c.into_inner();
         match from_side {
@@ -539,10 +590,15 @@ fn snap_to_face_normal<T: Real>(
                 (contact.point1, contact.point2) =
                     s.witnesses(&u, g, (input.radius1, input.radius2));
             }
-            None => {
-                (contact.point1, contact.point2) =
-                    face_witnesses(input, contact, (&u, owner_is_a), g);
-            }
+            None => match (edge1, edge2) {
+                (Some(e1), Some(e2)) if Some(u) == crossing => {
+                    (contact.point1, contact.point2) = edge_pair_witnesses(input, (e1, e2), &u, g);
+                }
+                _ => {
+                    (contact.point1, contact.point2) =
+                        face_witnesses(input, contact, (&u, owner_is_a), g);
+                }
+            },
         }
         contact.normal = c;
         contact.dist = g;
@@ -550,7 +606,7 @@ fn snap_to_face_normal<T: Real>(
         // it is above g).
         contact.lower_bound = Float::max(contact.lower_bound, g);
         contact.upper_bound = Float::max(contact.upper_bound, g);
-    } else if let Some((_, g)) = best.filter(|_| estimate_above_side) {
+    } else if let Some((_, g, _)) = best.filter(|_| estimate_above_side) {
         // The normal stands (the side was a candidate, and lost), its estimate does not: the
         // distance becomes the normal's certified gap (`settle_witnesses` then places the
         // witnesses on it). A small cone near a large cylinder's axis, f32: EPA's normal right
@@ -636,6 +692,75 @@ fn single_support_point<T: Real>(core: &Core<'_, T>, dir: &Vector<T>, size: T) -
         .iter()
         .all(|t| (core.local_support_point(&(d + t * tilt)) - p).norm() <= reach)
         .then_some(p)
+}
+
+/// Whether a core is a polytope: a box, a triangle or a convex hull.
+fn is_polytope<T: Real>(core: &Core<'_, T>) -> bool {
+    matches!(core, Core::Cuboid(_) | Core::Triangle(_) | Core::Convex(_))
+}
+
+/// The ends of a polytope core's edge that supports it along `dir` (its frame): of its
+/// supporting face's edges through the support vertex, the one nearest
+/// perpendicular to `dir`, where that is within the flat angle ([`FLAT_FEATURE_ANGLE`]) and
+/// the face itself leans further than that from `dir` (else the face supports it). `None` for
+/// other cores, and where no edge is that near perpendicular (a vertex supports the core).
+///
+/// [`FLAT_FEATURE_ANGLE`]: nphase_shapes::FLAT_FEATURE_ANGLE
+fn supporting_edge<T: Real>(
+    core: &Core<'_, T>,
+    dir: &Vector<T>,
+    feature: &mut SupportFeature<T>,
+) -> Option<[Point<T>; 2]> {
+    if !is_polytope(core) {
+        return None;
+    }
+    let d = nphase_math::normalize_robust(dir)?.into_inner();
+    core.local_support_feature(&d, feature);
+    let flat = T::lit(nphase_shapes::FLAT_FEATURE_ANGLE);
+    let count = feature.vertices.len();
+    if count < 3 || feature.normal.dot(&d) > Float::cos(flat) {
+        return None;
+    }
+    let height = |k: usize| feature.vertices[k].coords.dot(&d);
+    let top = (0..count).map(height).fold(T::neg_infinity(), Float::max);
+    let mut best: Option<(T, [Point<T>; 2])> = None;
+    for k in 0..count {
+        let ends = [feature.vertices[k], feature.vertices[(k + 1) % count]];
+        if height(k) < top && height((k + 1) % count) < top {
+            continue;
+        }
+        let Some(e) = nphase_math::normalize_robust(&(ends[1] - ends[0])) else {
+            continue;
+        };
+        let lean = Float::abs(e.dot(&d));
+        if lean < Float::sin(flat) && best.is_none_or(|(b, _)| lean < b) {
+            best = Some((lean, ends));
+        }
+    }
+    best.map(|(_, ends)| ends)
+}
+
+/// The witness pair of a contact whose normal `u` (unit, A's frame) is the cross product of two
+/// supporting edges (`e1` A's, `e2` B's, both in A's frame), at the certified distance `g`: the
+/// edges' closest points ([`closest_parameters`](super::polytope_sat::closest_parameters)),
+/// the smaller shape's taken as its witness and the larger one's placed `g` along `u` from it,
+/// as [`face_witnesses`] places them.
+fn edge_pair_witnesses<T: Real>(
+    input: &CoreInput<'_, T>,
+    ([a1, b1], [a2, b2]): ([Point<T>; 2], [Point<T>; 2]),
+    u: &Vector<T>,
+    g: T,
+) -> (Point<T>, Point<T>) {
+    let (d1, d2) = (b1 - a1, b2 - a2);
+    let (s, t) = super::polytope_sat::closest_parameters(&a1.coords, &d1, &a2.coords, &d2);
+    let [size1, size2] = input.shape_sizes;
+    if size1 <= size2 {
+        let point1 = a1 + d1 * s + u * input.radius1;
+        (point1, point1 + u * g)
+    } else {
+        let point2 = a2 + d2 * t - u * input.radius2;
+        (point2 - u * g, point2)
+    }
 }
 
 /// The support gap of the pair along `c` (A's frame, from A toward B; radii included): how far
