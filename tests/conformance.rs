@@ -10,7 +10,7 @@
 //! (311 more) was generated later still, by a fresh-seed campaign that found a needle
 //! triangle's witness pair 0.3 off in f32 (`polytope_sat.rs`, the edge pair's witnesses). The
 //! disparity sets (`oracle gen --set disparity --seed 3|5`, `--seed 8 --pairs 500` generated
-//! after the library was tuned on the first two, and `--seed 31|32|41|71|72|82|102|103|108` from the
+//! after the library was tuned on the first two, and `--seed 31|32|41|71|72|82|102|103|108|113` from the
 //! fresh-seed campaigns, with the witnesses and normals they found off — in `disparity_s32`
 //! pair 387 a cylinder's rim 6.2e-6 from a 600-unit hull's edge, `rim_edge.rs`; in
 //! `disparity_s71` pairs 851 and 884 small shapes sunk into the side of cylinders of radius 286
@@ -25,7 +25,9 @@
 //! 5e-7 from a cylinder of radius 499, whose f32 witness a stalled estimate moved 9.9e-4 off
 //! the hull, `settle_witnesses` in `convex_gjk.rs`; in `disparity_s108` pair 264 a 9 cm
 //! triangle 4.9e-4 from a long box edge, whose f32 normal leant 4e-6 rad along the edge and
-//! halved the distance, `snap_to_face_normal` there) put a small shape (0.02–1) on a large one
+//! halved the distance, `snap_to_face_normal` there; in `disparity_s113` pair 267 a cylinder's
+//! rim 1.5e-5 from a hull's 19-unit edge, whose f32 normal between the closest points was
+//! 0.07 rad off, `rim_edge.rs`) put a small shape (0.02–1) on a large one
 //! (20–2000), separated,
 //! shallow or sunk. The deep sets (`deep_s1|2|3`, 1 663 pairs: `tests/data/oracle/
 //! deep_in_large.py` with seeds 1–3 and 600 candidates, then `oracle expect`) sink a small shape
@@ -86,7 +88,7 @@ const SETS: [&str; 13] = [
     "degenerate_s32",
 ];
 
-const DISPARITY_SETS: [&str; 15] = [
+const DISPARITY_SETS: [&str; 16] = [
     "disparity_s3",
     "disparity_s5",
     "disparity_s8",
@@ -99,6 +101,7 @@ const DISPARITY_SETS: [&str; 15] = [
     "disparity_s102",
     "disparity_s103",
     "disparity_s108",
+    "disparity_s113",
     "deep_s1",
     "deep_s2",
     "deep_s3",

@@ -25,7 +25,8 @@
 //! its part `u_r > 0` across the axis (the rim supports along `u`): `g'' ≥ R |d| u_r > 0` even
 //! where the rim runs along the line (the valley's floor). From the valley's floor, where the
 //! start lies, the steps converge quadratically, in two or three. The line's closest point is
-//! `o + ((x − o) · e) e`.
+//! `o + ((x − o) · e) e`, and the normal is `e × t` (`t` the rim's tangent at `x`, `(−x_z, 0,
+//! x_x)`): the segment between closest points is perpendicular to both curves.
 //!
 //! # When it answers
 //! On a contact of shapes apart (`dist > 0`, radii included: rounded shapes whose roundings
@@ -108,17 +109,30 @@ pub(super) fn settle_rim_against_edge<T: Real>(
         return;
     }
     let q = o + e * s;
-    // The normal is across the line by construction: `q`'s rounding (of the edge's coordinates,
-    // 600 units in pair 387) would tilt the direction between points 6e-6 apart by 1e-8, which
-    // along the edge's length is far beyond the accuracy.
+    // The normal is across the line and across the rim's tangent at `x` (at closest points the
+    // segment between them is perpendicular to both curves): `e × t`, from directions alone.
+    // The direction between `x` and `q` would carry their rounding over their distance: in f32,
+    // points 1.5e-5 apart at coordinates of 17 give it 0.07 rad (`disparity_s113` pair 267,
+    // whose certificate then failed); across the line only, `q`'s rounding (of the edge's
+    // coordinates, 600 units in pair 387) tilts it along the edge, where its length makes the
+    // tilt a gap far beyond the accuracy. Where the rim's tangent runs along the line (their
+    // cross product vanishes), the part of `q − x` across the line is the normal.
     let between = q - x;
+    let tangent = Vector::new(-x.z, T::zero(), x.x);
     let across = between - e * between.dot(&e);
-    let gap = norm_robust(&across);
+    let u = match nphase_math::normalize_robust(&e.cross(&tangent)) {
+        Some(u) if u.dot(&across) < T::zero() => -u.into_inner(),
+        Some(u) => u.into_inner(),
+        None => match nphase_math::normalize_robust(&across) {
+            Some(u) => u.into_inner(),
+            None => return,
+        },
+    };
+    let gap = between.dot(&u);
     let dist = gap - radii.0 - radii.1;
     if !(gap > T::zero() && dist > T::zero() && dist <= input.max_dist) {
         return;
     }
-    let u = across / gap;
     let (round_point, edge_point) = (x + u * radii.0, q - u * radii.1);
     // Back to A's frame, the normal from A toward B.
     let (point1, point2, normal) = if rim_is_a {
