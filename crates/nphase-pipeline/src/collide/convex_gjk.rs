@@ -422,11 +422,12 @@ fn promote_within_promise<T: Real>(
 /// rounding error of ~ε·size; on a sliver (a near-degenerate hull, a thin triangle) the plane
 /// through them tilts by ~ε·length/width, and along the sliver's length that tilt is a support
 /// gap far beyond the accuracy. The shapes' own face normals are exact, and so are an edge's
-/// direction and two edges' cross product. Every direction `c`
-/// gives a certified lower bound on the signed distance (the support gap along it), so a face
-/// normal whose gap exceeds the reported distance is strictly closer to the truth: the contact
-/// takes it, and B's witness is placed at A's along it (a side's or slant's normal: the small
-/// core's deepest point along it is its witness, the large core's the distance along it).
+/// direction and two edges' cross product. Every direction `c` gives a certified lower bound
+/// on the signed distance (the support gap along it), so a candidate whose gap exceeds the
+/// reported distance is strictly closer to the truth: the contact takes it, and B's witness is
+/// placed at A's along it (two edges' normal: the edges' closest points, `edge_pair_witnesses`;
+/// a side's or slant's normal: the small core's deepest point along it is its witness, the
+/// large core's the distance along it).
 /// The side's deepest point also bounds the distance from above in closed form: an estimate
 /// above that bound gives way to the side's normal or, where the normal stands, to its
 /// certified gap; and the bounds are widened, by rounding at most, to hold the distance.
@@ -523,7 +524,8 @@ fn snap_to_face_normal<T: Real>(
         Some(f) if beside(&f) => None,
         _ => supporting_edge(input.shape2, &n2, feature).map(|e| e.map(|p| input.pos12 * p)),
     };
-    // (The pair's first: where its gap ties a single edge's, rounding aside, it is exact.)
+    // The crossing goes first: where its gap ties a single edge's up to rounding, it is the
+    // exact one (edge on edge), and a tie keeps the first.
     let crossing = match (edge1, edge2) {
         (Some([a1, b1]), Some([a2, b2])) => {
             nphase_math::normalize_robust(&(b1 - a1).cross(&(b2 - a2)))
@@ -700,10 +702,10 @@ fn is_polytope<T: Real>(core: &Core<'_, T>) -> bool {
 }
 
 /// The ends of a polytope core's edge that supports it along `dir` (its frame): of its
-/// supporting face's edges through the support vertex, the one nearest
-/// perpendicular to `dir`, where that is within the flat angle ([`FLAT_FEATURE_ANGLE`]) and
-/// the face itself leans further than that from `dir` (else the face supports it). `None` for
-/// other cores, and where no edge is that near perpendicular (a vertex supports the core).
+/// supporting face's edges through the support vertex, the one nearest perpendicular to `dir`,
+/// where that is within the flat angle ([`FLAT_FEATURE_ANGLE`]) and the face itself leans
+/// further than that from `dir` (else the face supports it). `None` for other cores, and where
+/// no edge is that near perpendicular (a vertex supports the core).
 ///
 /// [`FLAT_FEATURE_ANGLE`]: nphase_shapes::FLAT_FEATURE_ANGLE
 fn supporting_edge<T: Real>(

@@ -109,18 +109,22 @@ pub(super) fn settle_rim_against_edge<T: Real>(
         return;
     }
     let q = o + e * s;
-    // The normal is across the line and across the rim's tangent at `x` (at closest points the
-    // segment between them is perpendicular to both curves): `e × t`, from directions alone.
-    // The direction between `x` and `q` would carry their rounding over their distance: in f32,
-    // points 1.5e-5 apart at coordinates of 17 give it 0.07 rad (`disparity_s113` pair 267,
-    // whose certificate then failed); across the line only, `q`'s rounding (of the edge's
-    // coordinates, 600 units in pair 387) tilts it along the edge, where its length makes the
-    // tilt a gap far beyond the accuracy. Where the rim's tangent runs along the line (their
-    // cross product vanishes), the part of `q − x` across the line is the normal.
+    // The normal is across the line and across the rim's tangent `t` at `x` (at closest points
+    // the segment between them is perpendicular to both curves): `e × t`, from unit directions
+    // alone, its error the rounding over `|e × t|`. The direction between `x` and `q` carries
+    // their coordinates' rounding over their distance instead: in f32, points 1.5e-5 apart at
+    // coordinates of 17 give it 0.07 rad (`disparity_s113` pair 267, whose certificate then
+    // failed). So `e × t` is taken unless the rim's tangent runs so nearly along the line that
+    // the part of `q − x` across the line is the better conditioned (`|across| < scale ·
+    // |e × t|` fails); that part is never tilted along the line, where the edge's length
+    // would make the tilt a gap far beyond the accuracy (pair 387: 600 units).
     let between = q - x;
-    let tangent = Vector::new(-x.z, T::zero(), x.x);
     let across = between - e * between.dot(&e);
-    let u = match nphase_math::normalize_robust(&e.cross(&tangent)) {
+    let scale = Float::max(q.coords.norm(), x.coords.norm());
+    let cross = nphase_math::normalize_robust(&Vector::new(-x.z, T::zero(), x.x))
+        .map(|t| e.cross(&t))
+        .filter(|c| norm_robust(&across) <= scale * norm_robust(c));
+    let u = match cross.and_then(|c| nphase_math::normalize_robust(&c)) {
         Some(u) if u.dot(&across) < T::zero() => -u.into_inner(),
         Some(u) => u.into_inner(),
         None => match nphase_math::normalize_robust(&across) {
@@ -428,20 +432,22 @@ mod tests {
     /// up to 1e-3 rad, in both orders: the answer is the exact pair of closest points and the
     /// exact distance, and its normal's support gap is the distance — to `tol` of the unit
     /// sizes (f64 1e-12; f32 2e-5, twenty roundings of the box's 10-unit coordinates; before,
-    /// the witnesses were off by up to 1e-5).
+    /// the witnesses were off by up to 1e-5). Every fifth edge runs within 1e-3 rad of the rim's
+    /// tangent (where `e × t` vanishes and the normal is the part of `q − x` across the line;
+    /// with `e × t` alone, these failed).
     fn rims_against_edges<T: Real>(tol: f64) {
         let mut rng = Pcg64::seed_from_u64(387);
         for trial in 0..800 {
             let (kind, edge) = ((trial % 3) as u8, (trial / 3 % 4) as u8);
             let dist = rng.random_range(1e-4..1e-2);
-            let exact: Case<T> = case(
-                kind,
-                edge,
-                rng.random_range(0.0..6.3),
-                rng.random_range(0.1..1.2),
-                rng.random_range(0.0..6.3),
-                dist,
-            );
+            let (theta, lean) = (rng.random_range(0.0..6.3), rng.random_range(0.1..1.2));
+            let psi = rng.random_range(0.0..6.3);
+            let psi = if trial % 5 == 4 {
+                std::f64::consts::PI * (trial % 2) as f64 + (psi - 3.15) * 3e-4
+            } else {
+                psi
+            };
+            let exact: Case<T> = case(kind, edge, theta, lean, psi, dist);
             let axis = UnitVector::new_normalize(
                 exact.edge_pose.rotation
                     * match edge {
