@@ -7,7 +7,8 @@
 //!
 //! 0. certified reuse (below): a pose unchanged since the last full computation keeps its
 //!    manifold, and so does a contact whose pose has moved too little to change the answer
-//!    beyond the accuracy; a pair that cannot have come within the prediction distance has
+//!    beyond the accuracy, or whose kept answer a support query along its normal verifies at
+//!    the new pose; a pair that cannot have come within the prediction distance has
 //!    none;
 //! 1. the pair's contact ([`query_pair_cached`](crate::query_pair_cached)) in A's frame,
 //!    warm-started from the [`PairState`]; a separating-axis contact's witness is left to the
@@ -90,6 +91,23 @@
 //!   A's frame — a turn of A by θ tilts a large face of B under it, and the face's gap along the
 //!   kept normal moves by θ times the face's size (a ball 3 from a 40-wide ground's centre, turning
 //!   4e-6 rad: 9e-5, 14 δ), however little the distance moved.
+//! * **Still, verified.** Past the allowance, up to `m ≤ 8 δ`, a standing manifold is checked at
+//!   `P` instead of recomputed: two support points along the kept normal `n` (A's along `n`, B's
+//!   along `−n`) give its support gap `g` at `P`, rounded down by `16 ε (|a| + |b| + |t|)` (each
+//!   term's rounding, and a curved shape's support point off its maximum, a few ε of its
+//!   magnitude) — a certified lower bound on the signed distance `s` at `P`, as every direction's
+//!   gap is. The last computation's upper bound `U ≤ L + w` moved by at most `m`: `s ≤ U + m`.
+//!   Every standing point's distance `d` (its two ends' separation along `n`, as above) is at
+//!   least `g` (its ends lie in A and in B). So where `max(U + m, d_min) − g ≤ 8 δ`, the kept
+//!   normal's support gap is within `8 δ` of the distance, and so is the deepest point's
+//!   distance (`d_min − s ≤ d_min − g`, `s − d_min ≤ U + m − g`): within the tolerance `10 δ`,
+//!   measured at `P` rather than bounded from `P₀`; and no point has moved by more than
+//!   `8 δ` from where the last computation put it. The manifold is then `Still`'s, as above; a
+//!   check that fails is a full computation. (`w` is read back from the allowance's eighths
+//!   `e`: `still_eighths` rounds `24 − 4 w / δ` down, so `w ≤ (24 − e) δ / 4` for `e > 8`, and
+//!   a standing answer's `w ≤ 6 δ`.) A deepest point the last computation left shallower than
+//!   the distance (its depth hysteresis) fails the check, and its manifold stands only within
+//!   the allowance (docs/performance.md, stop 50, counts how often the check holds).
 //!
 //! Each shortcut reports the last full computation's lower bound less `m` (rounded up), a
 //! certified lower bound at `P`.
@@ -168,7 +186,7 @@ use arrayvec::ArrayVec;
 use nphase_epa::{EpaWorkspace, WarmPolytope};
 use nphase_gjk::SimplexCache;
 use nphase_math::{Isometry, Real, UnitVector, Vector};
-use nphase_shapes::{Shape, SupportFeature};
+use nphase_shapes::{Shape, SupportFeature, SupportMap};
 use num_traits::Float;
 
 use crate::collide::{SatCache, SatCertificate, SatWorkspace, query_pair_witnessed};
@@ -246,9 +264,9 @@ pub struct LastComputation<T: Real> {
     /// How that computation ended (a reused answer is as good as the one it reuses).
     pub quality: ContactQuality,
     /// Whether that computation's manifold may stand while B stays within `still_eighths`
-    /// eighths of `still_within`: a contact that converged within `6 δ` (its certified
-    /// bounds), whose manifold has the same ids as the one before it (see the module doc);
-    /// false in a state saved before it existed.
+    /// eighths of `still_within` (and, verified at each pose, within 8 `still_within`): a
+    /// contact that converged within `6 δ` (its certified bounds), whose manifold has the same
+    /// ids as the one before it (see the module doc); false in a state saved before it existed.
     #[cfg_attr(feature = "serde", serde(default))]
     pub stands: bool,
     /// The allowance of [`Reuse::Still`] after that computation, in eighths of
@@ -364,7 +382,14 @@ pub fn update_manifold<T: Real>(
     if let Some((last, (reuse, moved))) = state.last.and_then(|l| {
         let with_points = !manifold.points.is_empty();
         let reach1 = || bounding_radius(input.shape1);
-        certified_reuse(&l, &input.pos12, input.prediction, with_points, reach1).map(|r| (l, r))
+        let shortcut = certified_reuse(&l, &input.pos12, input.prediction, with_points, reach1)?;
+        let (reuse, moved) = match shortcut {
+            Shortcut::Certified(reuse, moved) => (reuse, moved),
+            Shortcut::Verify(moved) => {
+                verified_still(input, &l, manifold, moved).then_some((Reuse::Still, moved))?
+            }
+        };
+        Some((l, (reuse, moved)))
     }) {
         if reuse == Reuse::Still
             && let Some(l) = &mut state.last
@@ -521,9 +546,9 @@ fn certified_reuse<T: Real>(
     prediction: T,
     with_points: bool,
     reach1: impl FnOnce() -> T,
-) -> Option<(Reuse, T)> {
+) -> Option<Shortcut<T>> {
     if bitwise_equal(pos12, &last.pos12) {
-        return Some((Reuse::Unchanged, T::zero()));
+        return Some(Shortcut::Certified(Reuse::Unchanged, T::zero()));
     }
     let apart = last.lower_bound > prediction;
     if !(apart || (last.stands && with_points)) {
@@ -532,18 +557,21 @@ fn certified_reuse<T: Real>(
     // A state from outside may hold any value: never more than the derivation allows.
     let eighths = last.still_eighths.min(MOST_EIGHTHS);
     let allowance = last.still_within * T::lit(f64::from(eighths) / 8.0);
+    let verify_within = last.still_within * T::lit(VERIFIED_DELTAS);
     let (reuse, holds) = if apart {
         (Reuse::Apart, last.lower_bound - prediction)
     } else {
-        (Reuse::Still, allowance)
+        (Reuse::Still, Float::max(allowance, verify_within))
     };
-    // `m`, rounded up, certifies where `L − m > prediction` (apart) or `m ≤ allowance`; NaN
-    // never does.
+    // `m`, rounded up, certifies where `L − m > prediction` (apart) or `m ≤ allowance`, and
+    // leaves a standing manifold to be verified where `m ≤ 8 δ`; NaN never does either.
     let certifies = |bound: T| {
         if apart {
-            last.lower_bound - bound > prediction
+            (last.lower_bound - bound > prediction).then_some(Shortcut::Certified(reuse, bound))
+        } else if bound <= allowance {
+            Some(Shortcut::Certified(reuse, bound))
         } else {
-            bound <= allowance
+            (bound <= verify_within).then_some(Shortcut::Verify(bound))
         }
     };
     let (t, t0) = (&pos12.translation.vector, &last.pos12.translation.vector);
@@ -562,8 +590,8 @@ fn certified_reuse<T: Real>(
         let moved = shift + chord() * last.reach2;
         let rounding = if apart { t.norm() + t0.norm() } else { shift } + last.reach2;
         let bound = moved + sixteen_eps * rounding;
-        if certifies(bound) {
-            return Some((reuse, bound));
+        if let Some(shortcut) = certifies(bound) {
+            return Some(shortcut);
         }
     }
     // A's points in B's frame, where A reaches less far: the distance's bound alone (the
@@ -582,7 +610,66 @@ fn certified_reuse<T: Real>(
         return None;
     }
     let bound = shift + chord() * reach1 + sixteen_eps * (t.norm() + t0.norm() + reach1);
-    certifies(bound).then_some((reuse, bound))
+    certifies(bound)
+}
+
+/// What the last full computation allows at this pose (see [`certified_reuse`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Shortcut<T: Real> {
+    /// This shortcut, with how far B may have moved since (rounded up).
+    Certified(Reuse, T),
+    /// `Still` if [`verified_still`] holds at this pose: B moved by at most this much (rounded
+    /// up), past the allowance but within [`VERIFIED_DELTAS`] `δ`.
+    Verify(T),
+}
+
+/// How far (in `δ`) B may move from the last full computation while a standing manifold is
+/// verified at each pose ([`verified_still`], the module doc): past the allowance of at most
+/// `3 δ`, up to `8 δ`, within which the points, kept where they were on each shape, stay within
+/// `8 δ` of where a contact of the moved shapes would put them.
+const VERIFIED_DELTAS: f64 = 8.0;
+
+/// Whether the standing manifold of `last` answers at `input.pos12` (B moved by at most
+/// `moved` since, rounded up), measured at this pose (the module doc, *verified*): the support
+/// gap of the two shapes along the kept normal, `g` (a certified lower bound on the signed
+/// distance: rounded down), is within `8 δ` of both the last certified upper bound plus
+/// `moved` (so of the distance) and of the deepest point's separation along the normal (so that
+/// point's distance is within `8 δ` of the distance too).
+fn verified_still<T: Real>(
+    input: &PairInput<'_, T>,
+    last: &LastComputation<T>,
+    manifold: &ContactManifold<T>,
+    moved: T,
+) -> bool {
+    let n = manifold.local_normal1;
+    let (rotation, t) = (&input.pos12.rotation, &input.pos12.translation.vector);
+    // The normal in B's frame; B's support along `−n` is its point nearest A along `n`.
+    let n2 = rotation.inverse_transform_vector(&n);
+    let a = input.shape1.local_support_point_toward(&n);
+    let b = input.shape2.local_support_point(&-n2);
+    let along = t.dot(&n);
+    // Each term's rounding is a few ε of its magnitude; a curved shape's support point is off
+    // its maximum by a few ε of its distance from the origin.
+    let rounding =
+        T::lit(16.0) * T::TOLERANCES.epsilon * (a.coords.norm() + b.coords.norm() + t.norm());
+    let gap = b.coords.dot(&n2) + along - a.coords.dot(&n) - rounding;
+    let deepest = manifold
+        .points
+        .iter()
+        .map(|p| p.local_point2.coords.dot(&n2) + along - p.local_point1.coords.dot(&n))
+        .fold(T::infinity(), Float::min);
+    let delta = last.still_within;
+    // The last bracket, at most: `(24 − e) δ / 4` for `e` eighths past 8 (`still_eighths`
+    // rounds `24 − 4 w / δ` down), `6 δ` at 8 (a standing answer's bracket is within `6 δ`).
+    let eighths = last.still_eighths.min(MOST_EIGHTHS);
+    let bracket = if eighths > 8 {
+        T::lit(f64::from(MOST_EIGHTHS - eighths) / 4.0) * delta
+    } else {
+        T::lit(6.0) * delta
+    };
+    let upper = last.lower_bound + bracket + moved;
+    // NaN never verifies.
+    Float::max(upper, deepest) - gap <= T::lit(VERIFIED_DELTAS) * delta
 }
 
 /// The allowance of `Still` after an answer whose certified bracket is `bracket`, in eighths
@@ -644,12 +731,22 @@ mod tests {
     use nphase_math::nalgebra::{Quaternion, Translation3, UnitQuaternion};
     use nphase_math::{Isometry, Rotation, Vector};
 
-    use super::{LastComputation, bitwise_equal, certified_reuse, still_eighths};
+    use super::{LastComputation, Shortcut, bitwise_equal, certified_reuse, still_eighths};
     use crate::{ContactQuality, Reuse};
 
-    /// `Still` holds up to its allowance and not past it, for a translation and for a turn
-    /// (whose displacement is the chord at B's reach, however small B's origin moves), and
-    /// only for a manifold that stands and still has its points; the bound comes back with it.
+    /// A shortcut as the tests compare it: certified (`Some(reuse)`), or `Still` if verified
+    /// at the pose (`Some(Reuse::Computed)`: a full computation unless verified).
+    fn kind(shortcut: Option<Shortcut<f64>>) -> Option<Reuse> {
+        shortcut.map(|s| match s {
+            Shortcut::Certified(reuse, _) => reuse,
+            Shortcut::Verify(_) => Reuse::Computed,
+        })
+    }
+
+    /// `Still` holds up to its allowance, and past it up to `8 δ` if verified at the pose, not
+    /// further, for a translation and for a turn (whose displacement is the chord at B's reach,
+    /// however small B's origin moves), and only for a manifold that stands and still has its
+    /// points; the bound comes back with it.
     #[test]
     fn still_holds_within_its_allowance_alone() {
         let p0 = Isometry::from_parts(
@@ -678,16 +775,26 @@ mod tests {
             p
         };
         let still = |p: &Isometry<f64>, last: &LastComputation<f64>| {
-            certified_reuse(last, p, 0.01, true, || 100.0).map(|(r, _)| r)
+            kind(certified_reuse(last, p, 0.01, true, || 100.0))
         };
+        let verify = Some(Reuse::Computed);
         assert_eq!(still(&shifted(0.99e-6), &last), Some(Reuse::Still));
-        assert_eq!(still(&shifted(1.01e-6), &last), None);
+        assert_eq!(still(&shifted(1.01e-6), &last), verify);
+        assert_eq!(still(&shifted(7.99e-6), &last), verify);
+        assert_eq!(still(&shifted(8.01e-6), &last), None);
         // A turn by θ moves B's farthest point (ρ = 4) by 2 sin(θ/2) ρ ≈ 4 θ.
         assert_eq!(still(&turned(0.24e-6), &last), Some(Reuse::Still));
-        assert_eq!(still(&turned(0.26e-6), &last), None);
-        let (_, bound) =
-            certified_reuse(&last, &shifted(0.5e-6), 0.01, true, || 100.0).expect("still");
-        assert!((0.5e-6..0.6e-6).contains(&bound), "{bound}");
+        assert_eq!(still(&turned(0.26e-6), &last), verify);
+        assert_eq!(still(&turned(1.99e-6), &last), verify);
+        assert_eq!(still(&turned(2.01e-6), &last), None);
+        for (d, shortcut) in [(0.5e-6, Reuse::Still), (5e-6, Reuse::Computed)] {
+            let bound = match certified_reuse(&last, &shifted(d), 0.01, true, || 100.0) {
+                Some(Shortcut::Certified(_, bound) | Shortcut::Verify(bound)) => bound,
+                None => panic!("no shortcut at {d}"),
+            };
+            assert_eq!(still(&shifted(d), &last), Some(shortcut));
+            assert!((d..1.2 * d).contains(&bound), "{bound}");
+        }
         // A manifold the caller emptied does not stand.
         assert_eq!(
             certified_reuse(&last, &shifted(1e-9), 0.01, false, || 100.0),
@@ -709,9 +816,10 @@ mod tests {
                 ..last
             };
             assert_eq!(still(&shifted(2.99e-6), &exact), Some(Reuse::Still));
-            assert_eq!(still(&shifted(3.01e-6), &exact), None);
+            assert_eq!(still(&shifted(3.01e-6), &exact), verify);
             assert_eq!(still(&turned(0.74e-6), &exact), Some(Reuse::Still));
-            assert_eq!(still(&turned(0.76e-6), &exact), None);
+            assert_eq!(still(&turned(0.76e-6), &exact), verify);
+            assert_eq!(still(&shifted(8.01e-6), &exact), None);
         }
     }
 
@@ -748,15 +856,20 @@ mod tests {
         };
         let moved = |d: f64| pose(c + Vector::new(0.0, 0.0, d), r0);
         let reuse = |p: &Isometry<f64>, last: &LastComputation<f64>, reach1: f64| {
-            certified_reuse(last, p, 0.01, true, || reach1).map(|(r, _)| r)
+            kind(certified_reuse(last, p, 0.01, true, || reach1))
         };
         // In A's frame a turn moves B's origin by 3 θ and its corners by 50 θ: within 3e-6
-        // for θ up to ~5.7e-8; in B's frame it would be 0.5 θ, which `Still` does not use.
+        // for θ up to ~5.7e-8 (8e-6, to be verified, up to ~1.5e-7); in B's frame it would be
+        // 0.5 θ, which `Still` does not use.
+        let verify = Some(Reuse::Computed);
         assert_eq!(reuse(&turned(5e-8), &last, 0.5), Some(Reuse::Still));
-        assert_eq!(reuse(&turned(7e-8), &last, 0.5), None);
+        assert_eq!(reuse(&turned(7e-8), &last, 0.5), verify);
+        assert_eq!(reuse(&turned(1.5e-7), &last, 0.5), verify);
+        assert_eq!(reuse(&turned(1.7e-7), &last, 0.5), None);
         // A translation of A moves B's points by as much in either frame.
         assert_eq!(reuse(&moved(2.9e-6), &last, 0.5), Some(Reuse::Still));
-        assert_eq!(reuse(&moved(3.1e-6), &last, 0.5), None);
+        assert_eq!(reuse(&moved(3.1e-6), &last, 0.5), verify);
+        assert_eq!(reuse(&moved(8.1e-6), &last, 0.5), None);
         // Apart by 0.03 with a prediction of 0.01: 0.02 to spend, a turn of up to 0.04 rad.
         let apart = LastComputation {
             lower_bound: 0.03,

@@ -201,13 +201,15 @@ pub enum Reuse {
     /// The last full computation's lower bound on the distance, less the most B can have moved
     /// since, is beyond the prediction: no contact, without a query.
     Apart,
-    /// B has moved since the last full computation by at most one to three times `δ` =
+    /// That computation's manifold stands (a contact that converged with certified bounds
+    /// within `6 δ`, whose ids were those of the manifold before it), and B has moved since
+    /// by at most one to three times `δ` =
     /// [`Tolerances::accuracy`](nphase_math::Tolerances::accuracy) × the smaller shape's
-    /// half-diagonal (more where that computation's certified bracket was narrower: pair.rs's
-    /// module doc), too little to move the answer beyond docs/accuracy.md's tolerances, and
-    /// that computation's manifold stands (a contact that converged with certified bounds
-    /// within `6 δ`, whose ids were those of the manifold before it): it is returned as it
-    /// is.
+    /// half-diagonal (more where that computation's certified bracket was narrower), too little
+    /// to move the answer beyond docs/accuracy.md's tolerances — or by at most `8 δ`, with the
+    /// kept normal's support gap measured at this pose within `8 δ` of the distance's bounds
+    /// and of the deepest point (pair.rs's module doc): it is returned as it is, each point's
+    /// distance following the pose.
     Still,
 }
 
