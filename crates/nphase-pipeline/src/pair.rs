@@ -103,11 +103,19 @@
 //!   distance (`d_min − s ≤ d_min − g`, `s − d_min ≤ U + m − g`): within the tolerance `10 δ`,
 //!   measured at `P` rather than bounded from `P₀`; and no point has moved by more than
 //!   `8 δ` from where the last computation put it. The manifold is then `Still`'s, as above; a
-//!   check that fails is a full computation. (`w` is read back from the allowance's eighths
-//!   `e`: `still_eighths` rounds `24 − 4 w / δ` down, so `w ≤ (24 − e) δ / 4` for `e > 8`, and
-//!   a standing answer's `w ≤ 6 δ`.) A deepest point the last computation left shallower than
+//!   check that fails is a full computation. Where `U + m` alone fails it — the bound grows
+//!   with the motion, and a motion toward A lowers `g` as much, so a pair sinking by `m` loses
+//!   `2 m` of the margin — a fresher upper bound is read at `P`: the two support points lie in
+//!   their shapes, and one that lies inside the other shape at depth `h`
+//!   ([`Shape::interior_depth`], rounded down by its transform's rounding
+//!   `16 ε (|p| + |t|)`) bounds the penetration from below (a translation that separates the
+//!   shapes carries that point out of the other), so `s ≤ −h`, which stands for `U + m` (not
+//!   read for a hull, where the depth is a scan of its triangles): `s − g ≤ −h − g` and
+//!   `s − d_min ≤ s − g` as before. (`w` is read back from the allowance's eighths `e`:
+//!   `still_eighths` rounds `24 − 4 w / δ` down, so `w ≤ (24 − e) δ / 4` for `e > 8`, and a
+//!   standing answer's `w ≤ 6 δ`.) A deepest point the last computation left shallower than
 //!   the distance (its depth hysteresis) fails the check, and its manifold stands only within
-//!   the allowance (docs/performance.md, stop 50, counts how often the check holds).
+//!   the allowance (docs/performance.md, stops 50 and 51, count how often the check holds).
 //!
 //! Each shortcut reports the last full computation's lower bound less `m` (rounded up), a
 //! certified lower bound at `P`.
@@ -558,10 +566,11 @@ fn certified_reuse<T: Real>(
     let eighths = last.still_eighths.min(MOST_EIGHTHS);
     let allowance = last.still_within * T::lit(f64::from(eighths) / 8.0);
     let verify_within = last.still_within * T::lit(VERIFIED_DELTAS);
+    // The allowance is at most `3 δ`: a standing manifold is looked at up to `8 δ`.
     let (reuse, holds) = if apart {
         (Reuse::Apart, last.lower_bound - prediction)
     } else {
-        (Reuse::Still, Float::max(allowance, verify_within))
+        (Reuse::Still, verify_within)
     };
     // `m`, rounded up, certifies where `L − m > prediction` (apart) or `m ≤ allowance`, and
     // leaves a standing manifold to be verified where `m ≤ 8 δ`; NaN never does either.
@@ -634,7 +643,8 @@ const VERIFIED_DELTAS: f64 = 8.0;
 /// gap of the two shapes along the kept normal, `g` (a certified lower bound on the signed
 /// distance: rounded down), is within `8 δ` of both the last certified upper bound plus
 /// `moved` (so of the distance) and of the deepest point's separation along the normal (so that
-/// point's distance is within `8 δ` of the distance too).
+/// point's distance is within `8 δ` of the distance too); where the last upper bound is too
+/// loose, the support points' depth inside the other shape stands for it.
 fn verified_still<T: Real>(
     input: &PairInput<'_, T>,
     last: &LastComputation<T>,
@@ -668,8 +678,39 @@ fn verified_still<T: Real>(
         T::lit(6.0) * delta
     };
     let upper = last.lower_bound + bracket + moved;
+    let within = T::lit(VERIFIED_DELTAS) * delta;
     // NaN never verifies.
-    Float::max(upper, deepest) - gap <= T::lit(VERIFIED_DELTAS) * delta
+    if Float::max(upper, deepest) - gap <= within {
+        return true;
+    }
+    if !(deepest - gap <= within) {
+        return false;
+    }
+    // The fresher upper bound where the last one is too loose: how deep either support point
+    // lies inside the other shape, rounded down by its transform's rounding (the module doc).
+    let depth_in = |shape: &Shape<T>, p: nphase_math::Point<T>, from: &nphase_math::Point<T>| {
+        if scans_for_depth(shape) {
+            return T::neg_infinity();
+        }
+        let rounding = T::lit(16.0) * T::TOLERANCES.epsilon * (from.coords.norm() + t.norm());
+        shape.interior_depth(&p) - rounding
+    };
+    let b_in_1 = depth_in(input.shape1, input.pos12.transform_point(&b), &b);
+    let a_in_2 = depth_in(input.shape2, input.pos12.inverse_transform_point(&a), &a);
+    let depth = Float::max(b_in_1, a_in_2);
+    depth > T::zero() && -depth - gap <= within
+}
+
+/// Whether `shape`'s interior depth is a scan (a hull's triangles, rounded or not) rather than
+/// a closed form: `verified_still` does not read it there — the scan cost more than the full
+/// computations it saved (`hulls/slow` of the coherence bench: +34 % instructions a
+/// pair-frame, docs/performance.md, stop 51).
+fn scans_for_depth<T: Real>(shape: &Shape<T>) -> bool {
+    match shape {
+        Shape::Convex(_) => true,
+        Shape::Round(r) => scans_for_depth(r.inner()),
+        _ => false,
+    }
 }
 
 /// The allowance of `Still` after an answer whose certified bracket is `bracket`, in eighths
@@ -748,7 +789,7 @@ mod tests {
     /// however small B's origin moves), and only for a manifold that stands and still has its
     /// points; the bound comes back with it.
     #[test]
-    fn still_holds_within_its_allowance_alone() {
+    fn still_holds_within_its_allowance_and_where_verified_past_it() {
         let p0 = Isometry::from_parts(
             Translation3::new(0.3, 1.2, -0.4),
             UnitQuaternion::from_scaled_axis(Vector::new(0.2, -0.5, 0.1)),

@@ -247,7 +247,7 @@ proptest! {
 #[test]
 fn distances_follow_the_pose_and_come_back_with_it() {
     let (mut state, mut manifold) = (PairState::new(), ContactManifold::default());
-    let mut step = cube_on_ground(&mut state);
+    let mut step = cube_on(Vector::new(2.0, 0.5, 2.0), &mut state);
     let distances = |m: &ContactManifold<f64>| m.points.iter().map(|p| p.dist).collect::<Vec<_>>();
     assert_eq!(step(at(0.1, 0.999), &mut manifold), Reuse::Computed);
     let p1 = at(0.1001, 0.999);
@@ -274,32 +274,48 @@ fn distances_follow_the_pose_and_come_back_with_it() {
 /// the pose, verifies it: a unit box 1e-3 deep on a 4 × 1 × 4 box (f64, `δ` = 1e-10 × 0.866,
 /// answers exact to rounding: an allowance of `3 δ`). Sliding 5 `δ` along the faces keeps the
 /// gap (`U + m − g` = 5 `δ`): `Still`, every distance as it was. Sinking 5 `δ` moves the gap
-/// by as much (`U + m − g` = 10 `δ`): computed. Sliding 9 `δ`, past `8 δ`: computed. Each
-/// from a fresh computation at the start pose.
+/// by as much (`U + m − g` = 10 `δ`), but the box's lowest corner lies inside the ground, as
+/// deep as the gap says: `Still`, every distance 5 `δ` less. On a beam narrower than the box
+/// (half-width 0.2: every corner of the box overhangs it, and the beam's top corners are far
+/// outside the box) nothing is inside the other shape and the same sinking is computed.
+/// Sliding 9 `δ`, past `8 δ`: computed. Each from a fresh computation at the start pose.
 #[test]
 fn a_standing_manifold_past_its_allowance_stands_where_its_gap_verifies_it() {
     let delta = 1e-10 * 0.75f64.sqrt();
     let p1 = at(0.1001, 0.999);
-    for (to, expected) in [
-        (at(0.1001 + 5.0 * delta, 0.999), Reuse::Still),
-        (at(0.1001, 0.999 - 5.0 * delta), Reuse::Computed),
-        (at(0.1001 + 9.0 * delta, 0.999), Reuse::Computed),
+    let (ground, beam) = (Vector::new(2.0, 0.5, 2.0), Vector::new(0.2, 0.5, 2.0));
+    for (on, to, expected, by) in [
+        (ground, at(0.1001 + 5.0 * delta, 0.999), Reuse::Still, 0.0),
+        (
+            ground,
+            at(0.1001, 0.999 - 5.0 * delta),
+            Reuse::Still,
+            -5.0 * delta,
+        ),
+        (beam, at(0.1001, 0.999 - 5.0 * delta), Reuse::Computed, 0.0),
+        (
+            ground,
+            at(0.1001 + 9.0 * delta, 0.999),
+            Reuse::Computed,
+            0.0,
+        ),
     ] {
         let (mut state, mut manifold) = (PairState::new(), ContactManifold::default());
-        let mut step = cube_on_ground(&mut state);
+        let mut step = cube_on(on, &mut state);
         assert_eq!(step(at(0.1, 0.999), &mut manifold), Reuse::Computed);
         assert_eq!(step(p1, &mut manifold), Reuse::Computed);
+        assert!(!manifold.points.is_empty());
         let computed: Vec<_> = manifold.points.iter().map(|p| p.dist).collect();
-        assert_eq!(step(to, &mut manifold), expected, "to {to:?}");
+        assert_eq!(step(to, &mut manifold), expected, "on {on:?} to {to:?}");
         if expected == Reuse::Still {
             for (p, c) in manifold.points.iter().zip(&computed) {
-                assert!((p.dist - c).abs() < 1e-14, "slid: {} from {c}", p.dist);
+                assert!((p.dist - c - by).abs() < 1e-14, "{} from {c}", p.dist);
             }
         }
     }
 }
 
-/// A unit box's pose on the ground of [`cube_on_ground`]: at `(x, y, 0.2)`, turned by 0.3 rad
+/// A unit box's pose on the ground of [`cube_on`]: at `(x, y, 0.2)`, turned by 0.3 rad
 /// about y (`y = 0.999`: 1e-3 deep).
 fn at(x: f64, y: f64) -> Isometry<f64> {
     Isometry::from_parts(
@@ -308,13 +324,14 @@ fn at(x: f64, y: f64) -> Isometry<f64> {
     )
 }
 
-/// One frame of a unit box (B) on a 4 × 1 × 4 box (A) at a pose, f64, prediction 0.02, with
-/// `state` and the manifold handed in: the path the frame took.
-fn cube_on_ground(
+/// One frame of a unit box (B) on a box (A) of half extents `ground` at a pose, f64, prediction
+/// 0.02, with `state` and the manifold handed in: the path the frame took.
+fn cube_on(
+    ground: Vector<f64>,
     state: &mut PairState<f64>,
 ) -> impl FnMut(Isometry<f64>, &mut ContactManifold<f64>) -> Reuse + '_ {
     use nphase_shapes::{Cuboid, Shape};
-    let ground = Shape::Cuboid(Cuboid::new(Vector::new(2.0, 0.5, 2.0)).expect("valid"));
+    let ground = Shape::Cuboid(Cuboid::new(ground).expect("valid"));
     let cube = Shape::Cuboid(Cuboid::new(Vector::new(0.5, 0.5, 0.5)).expect("valid"));
     let mut workspace = PairWorkspace::new();
     move |pos12, manifold| {

@@ -12,6 +12,7 @@ mod cuboid;
 mod cylinder;
 mod error;
 mod feature;
+mod interior_depth;
 #[cfg(any(feature = "parry", feature = "parry-f64"))]
 mod parry_interop;
 mod round;
