@@ -44,8 +44,13 @@ impl<T: Real> Shape<T> {
     /// A certified lower bound on how deep `x` (the shape's local frame) lies inside the shape:
     /// the ball of that radius about `x` is within the shape, rounding included. Zero or less
     /// claims nothing (`x` outside or on the boundary, a flat shape, or the depth lost to
-    /// rounding). The module doc derives each shape's closed form.
+    /// rounding, or a point that is not finite). The module doc derives each shape's closed
+    /// form.
     pub fn interior_depth(&self, x: &Point<T>) -> T {
+        // `Float::min` passes over NaN: a NaN term would be no term.
+        if !x.coords.iter().all(|c| c.is_finite()) {
+            return T::neg_infinity();
+        }
         let (core, radius) = self.core();
         core_depth(&core, x) + radius
     }
@@ -215,6 +220,10 @@ mod tests {
         let segment =
             Shape::Segment(Segment::new(p(0.0, 0.0, 0.0), p(1.0, 0.0, 0.0)).expect("valid"));
         assert!(segment.interior_depth(&p(0.5, 0.0, 0.0)) <= 0.0);
+        for x in [p(f64::NAN, 0.0, 0.0), p(0.0, f64::INFINITY, 0.0)] {
+            assert!(cuboid.interior_depth(&x) < 0.0);
+            assert!(Shape::Ball(Ball::new(1.0).expect("valid")).interior_depth(&x) < 0.0);
+        }
         let flat =
             Shape::convex(&[p(0.0, 0.0, 0.0), p(1.0, 0.0, 0.0), p(0.0, 1.0, 0.0)]).expect("valid");
         assert!(flat.interior_depth(&p(0.2, 0.2, 0.0)) <= 0.0);
