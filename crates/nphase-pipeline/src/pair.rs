@@ -193,7 +193,7 @@
 use arrayvec::ArrayVec;
 use nphase_epa::{EpaWorkspace, WarmPolytope};
 use nphase_gjk::SimplexCache;
-use nphase_math::{Isometry, Real, UnitVector, Vector};
+use nphase_math::{Isometry, Point, Real, UnitVector, Vector};
 use nphase_shapes::{Shape, SupportFeature, SupportMap};
 use num_traits::Float;
 
@@ -513,14 +513,13 @@ fn reused<T: Real>(
 ) -> PairOutcome<T> {
     keep_last_manifold(reuse, manifold);
     if reuse == Reuse::Still || (reuse == Reuse::Unchanged && last.distances_moved) {
-        // `(R b + t − a) · n = b · R⁻¹ n + t · n − a · n`: the normal turned once, not each point.
         let n = manifold.local_normal1.into_inner();
         let (n2, along) = (
             pos12.rotation.inverse_transform_vector(&n),
             pos12.translation.vector.dot(&n),
         );
         for p in &mut manifold.points {
-            p.dist = p.local_point2.coords.dot(&n2) + along - p.local_point1.coords.dot(&n);
+            p.dist = standing_distance(p, &n, &n2, along);
         }
     }
     // The answer is the last computation's, and so is its quality.
@@ -530,6 +529,13 @@ fn reused<T: Real>(
         quality: last.quality,
         ..PairOutcome::default()
     }
+}
+
+/// A standing point's distance at a pose: the separation of its two ends along the kept
+/// normal `n` (A's frame), `(R b + t − a) · n = b · n₂ + t · n − a · n` with `n₂ = R⁻¹ n` and
+/// `along = t · n` (the normal turned once per manifold, not per point).
+fn standing_distance<T: Real>(p: &ContactPoint<T>, n: &Vector<T>, n2: &Vector<T>, along: T) -> T {
+    p.local_point2.coords.dot(n2) + along - p.local_point1.coords.dot(n)
 }
 
 /// The manifold of a certified shortcut: the last full computation's as it stands, every
@@ -666,7 +672,7 @@ fn verified_still<T: Real>(
     let deepest = manifold
         .points
         .iter()
-        .map(|p| p.local_point2.coords.dot(&n2) + along - p.local_point1.coords.dot(&n))
+        .map(|p| standing_distance(p, &n, &n2, along))
         .fold(T::infinity(), Float::min);
     let delta = last.still_within;
     // The last bracket, at most: `(24 − e) δ / 4` for `e` eighths past 8 (`still_eighths`
@@ -688,15 +694,16 @@ fn verified_still<T: Real>(
     }
     // The fresher upper bound where the last one is too loose: how deep either support point
     // lies inside the other shape, rounded down by its transform's rounding (the module doc).
-    let depth_in = |shape: &Shape<T>, p: nphase_math::Point<T>, from: &nphase_math::Point<T>| {
-        if scans_for_depth(shape) {
-            return T::neg_infinity();
-        }
-        let rounding = T::lit(16.0) * T::TOLERANCES.epsilon * (from.coords.norm() + t.norm());
-        shape.interior_depth(&p) - rounding
-    };
-    let b_in_1 = depth_in(input.shape1, input.pos12.transform_point(&b), &b);
-    let a_in_2 = depth_in(input.shape2, input.pos12.inverse_transform_point(&a), &a);
+    let depth_in =
+        |shape: &Shape<T>, from: &Point<T>, to: fn(&Isometry<T>, &Point<T>) -> Point<T>| {
+            if scans_for_depth(shape) {
+                return T::neg_infinity();
+            }
+            let rounding = T::lit(16.0) * T::TOLERANCES.epsilon * (from.coords.norm() + t.norm());
+            shape.interior_depth(&to(&input.pos12, from)) - rounding
+        };
+    let b_in_1 = depth_in(input.shape1, &b, |p, x| p.transform_point(x));
+    let a_in_2 = depth_in(input.shape2, &a, |p, x| p.inverse_transform_point(x));
     let depth = Float::max(b_in_1, a_in_2);
     depth > T::zero() && -depth - gap <= within
 }
@@ -775,12 +782,19 @@ mod tests {
     use super::{LastComputation, Shortcut, bitwise_equal, certified_reuse, still_eighths};
     use crate::{ContactQuality, Reuse};
 
-    /// A shortcut as the tests compare it: certified (`Some(reuse)`), or `Still` if verified
-    /// at the pose (`Some(Reuse::Computed)`: a full computation unless verified).
-    fn kind(shortcut: Option<Shortcut<f64>>) -> Option<Reuse> {
+    /// A shortcut as the tests compare it: certified (`Is(reuse)`), or `Still` if verified at
+    /// the pose (`Verify`: a full computation unless verified).
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    enum Kind {
+        Is(Reuse),
+        Verify,
+    }
+    use Kind::{Is, Verify};
+
+    fn kind(shortcut: Option<Shortcut<f64>>) -> Option<Kind> {
         shortcut.map(|s| match s {
-            Shortcut::Certified(reuse, _) => reuse,
-            Shortcut::Verify(_) => Reuse::Computed,
+            Shortcut::Certified(reuse, _) => Is(reuse),
+            Shortcut::Verify(_) => Verify,
         })
     }
 
@@ -818,17 +832,17 @@ mod tests {
         let still = |p: &Isometry<f64>, last: &LastComputation<f64>| {
             kind(certified_reuse(last, p, 0.01, true, || 100.0))
         };
-        let verify = Some(Reuse::Computed);
-        assert_eq!(still(&shifted(0.99e-6), &last), Some(Reuse::Still));
+        let verify = Some(Verify);
+        assert_eq!(still(&shifted(0.99e-6), &last), Some(Is(Reuse::Still)));
         assert_eq!(still(&shifted(1.01e-6), &last), verify);
         assert_eq!(still(&shifted(7.99e-6), &last), verify);
         assert_eq!(still(&shifted(8.01e-6), &last), None);
         // A turn by θ moves B's farthest point (ρ = 4) by 2 sin(θ/2) ρ ≈ 4 θ.
-        assert_eq!(still(&turned(0.24e-6), &last), Some(Reuse::Still));
+        assert_eq!(still(&turned(0.24e-6), &last), Some(Is(Reuse::Still)));
         assert_eq!(still(&turned(0.26e-6), &last), verify);
         assert_eq!(still(&turned(1.99e-6), &last), verify);
         assert_eq!(still(&turned(2.01e-6), &last), None);
-        for (d, shortcut) in [(0.5e-6, Reuse::Still), (5e-6, Reuse::Computed)] {
+        for (d, shortcut) in [(0.5e-6, Is(Reuse::Still)), (5e-6, Verify)] {
             let bound = match certified_reuse(&last, &shifted(d), 0.01, true, || 100.0) {
                 Some(Shortcut::Certified(_, bound) | Shortcut::Verify(bound)) => bound,
                 None => panic!("no shortcut at {d}"),
@@ -846,7 +860,7 @@ mod tests {
             ..last
         };
         assert_eq!(still(&shifted(1e-9), &fallen), None);
-        assert_eq!(still(&p0, &fallen), Some(Reuse::Unchanged));
+        assert_eq!(still(&p0, &fallen), Some(Is(Reuse::Unchanged)));
         // A non-finite pose certifies nothing.
         assert_eq!(still(&shifted(f64::NAN), &last), None);
         // An answer exact to rounding stands for three times as far (24 eighths of `δ`), and
@@ -856,9 +870,9 @@ mod tests {
                 still_eighths: eighths,
                 ..last
             };
-            assert_eq!(still(&shifted(2.99e-6), &exact), Some(Reuse::Still));
+            assert_eq!(still(&shifted(2.99e-6), &exact), Some(Is(Reuse::Still)));
             assert_eq!(still(&shifted(3.01e-6), &exact), verify);
-            assert_eq!(still(&turned(0.74e-6), &exact), Some(Reuse::Still));
+            assert_eq!(still(&turned(0.74e-6), &exact), Some(Is(Reuse::Still)));
             assert_eq!(still(&turned(0.76e-6), &exact), verify);
             assert_eq!(still(&shifted(8.01e-6), &exact), None);
         }
@@ -902,13 +916,13 @@ mod tests {
         // In A's frame a turn moves B's origin by 3 θ and its corners by 50 θ: within 3e-6
         // for θ up to ~5.7e-8 (8e-6, to be verified, up to ~1.5e-7); in B's frame it would be
         // 0.5 θ, which `Still` does not use.
-        let verify = Some(Reuse::Computed);
-        assert_eq!(reuse(&turned(5e-8), &last, 0.5), Some(Reuse::Still));
+        let verify = Some(Verify);
+        assert_eq!(reuse(&turned(5e-8), &last, 0.5), Some(Is(Reuse::Still)));
         assert_eq!(reuse(&turned(7e-8), &last, 0.5), verify);
         assert_eq!(reuse(&turned(1.5e-7), &last, 0.5), verify);
         assert_eq!(reuse(&turned(1.7e-7), &last, 0.5), None);
         // A translation of A moves B's points by as much in either frame.
-        assert_eq!(reuse(&moved(2.9e-6), &last, 0.5), Some(Reuse::Still));
+        assert_eq!(reuse(&moved(2.9e-6), &last, 0.5), Some(Is(Reuse::Still)));
         assert_eq!(reuse(&moved(3.1e-6), &last, 0.5), verify);
         assert_eq!(reuse(&moved(8.1e-6), &last, 0.5), None);
         // Apart by 0.03 with a prediction of 0.01: 0.02 to spend, a turn of up to 0.04 rad.
@@ -917,7 +931,7 @@ mod tests {
             stands: false,
             ..last
         };
-        assert_eq!(reuse(&turned(0.039), &apart, 0.5), Some(Reuse::Apart));
+        assert_eq!(reuse(&turned(0.039), &apart, 0.5), Some(Is(Reuse::Apart)));
         assert_eq!(reuse(&turned(0.041), &apart, 0.5), None);
         assert_eq!(reuse(&turned(0.039), &apart, 60.0), None);
     }
