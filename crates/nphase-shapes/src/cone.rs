@@ -4,7 +4,7 @@ use nphase_math::{Point, Real, UnitVector, Vector};
 
 use crate::cylinder::{DISC_POLYGON_VERTICES, disc_polygon, disc_vertex, radial_unit};
 use crate::error::check_lengths;
-use crate::feature::{FEATURE_HYSTERESIS, RoundAxis, lean, unit_or_y};
+use crate::feature::{RoundAxis, lean, unit_or_y};
 use crate::{
     FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap, SupportVertex, VertexId,
 };
@@ -154,6 +154,27 @@ impl<T: Real> FeatureMap<T> for Cone<T> {
     }
 }
 
+/// Whether `acos a ≤ acos b + lean × FEATURE_HYSTERESIS` (`a`, `b` in `[−1, 1]`, `lean` ±1),
+/// compared through cosines rather than two `acos` a call: with `β = acos b` and `c` the
+/// signed hysteresis, `cos (β + c) = b cos c − √(1 − b²) sin c` (`sin β ≥ 0`), and the cosine
+/// falls on `[0, π]`, so where `β + c` lies in it the angles compare as their cosines the
+/// other way; past `π` (`b ≤ −cos c`, leaning toward the base) every angle is within, below
+/// `0` (`b > cos c`, leaning away) none is.
+fn leans_within<T: Real>(a: T, b: T, lean: f64) -> bool {
+    let (cos, sin) = (T::lit(HYSTERESIS_COS), T::lit(HYSTERESIS_SIN));
+    let sin_beta = Float::sqrt(Float::max(T::one() - b * b, T::zero()));
+    if lean > 0.0 {
+        b <= -cos || a >= b * cos - sin_beta * sin
+    } else {
+        b <= cos && a >= b * cos + sin_beta * sin
+    }
+}
+
+/// `cos` and `sin` of `FEATURE_HYSTERESIS`, as `f64` computes them (a test holds them to it
+/// bit for bit).
+const HYSTERESIS_COS: f64 = 0.9848134698792882;
+const HYSTERESIS_SIN: f64 = 0.17361575258114187;
+
 impl<T: Real> Cone<T> {
     /// The supporting feature, the base chosen while its normal's angle to `dir` is at most
     /// the slant normal's plus `lean × FEATURE_HYSTERESIS`.
@@ -184,11 +205,48 @@ impl<T: Real> Cone<T> {
         let base = match slant_normal {
             Some(s) if lean == 0.0 => -dir.y >= s.dot(dir),
             Some(s) => {
-                let angle = |c: T| Float::acos(Float::min(Float::max(c, -T::one()), T::one()));
-                angle(-dir.y) <= angle(s.dot(dir)) + T::lit(lean * FEATURE_HYSTERESIS)
+                let clamp = |c: T| Float::min(Float::max(c, -T::one()), T::one());
+                leans_within(clamp(-dir.y), clamp(s.dot(dir)), lean)
             }
             None => true,
         };
         base && self.radius > T::zero()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::feature::FEATURE_HYSTERESIS;
+
+    /// The constants are the hysteresis's cosine and sine, bit for bit.
+    #[test]
+    fn hysteresis_constants_are_its_cosine_and_sine() {
+        assert_eq!(HYSTERESIS_COS.to_bits(), FEATURE_HYSTERESIS.cos().to_bits());
+        assert_eq!(HYSTERESIS_SIN.to_bits(), FEATURE_HYSTERESIS.sin().to_bits());
+    }
+
+    /// The cosine comparison decides as the angles do, wherever they are not within rounding
+    /// of a tie: a grid over both cosines and both leans, in f64.
+    #[test]
+    fn leaning_by_cosines_is_leaning_by_angles() {
+        let steps = 400;
+        for i in 0..=steps {
+            for j in 0..=steps {
+                let a = -1.0 + 2.0 * f64::from(i) / f64::from(steps);
+                let b = -1.0 + 2.0 * f64::from(j) / f64::from(steps);
+                for lean in [1.0, -1.0] {
+                    let by_angle = a.acos() - (b.acos() + lean * FEATURE_HYSTERESIS);
+                    if by_angle.abs() < 1e-9 {
+                        continue;
+                    }
+                    assert_eq!(
+                        leans_within(a, b, lean),
+                        by_angle <= 0.0,
+                        "a {a}, b {b}, lean {lean}"
+                    );
+                }
+            }
+        }
     }
 }

@@ -4,7 +4,7 @@ use nphase_math::{Point, Real, UnitVector, Vector};
 use num_traits::Float;
 
 use crate::error::check_lengths;
-use crate::feature::{FEATURE_HYSTERESIS, RoundAxis, lean, unit_or_y};
+use crate::feature::{RoundAxis, lean, unit_or_y};
 use crate::{FeatureId, FeatureMap, ShapeError, SupportFeature, SupportMap};
 use nphase_math::segment_distance2;
 
@@ -190,13 +190,26 @@ impl<T: Real> Cylinder<T> {
     /// the switch at `45° + lean × FEATURE_HYSTERESIS` from the axis, and if so whether it is
     /// the top cap.
     fn cap(&self, dir: &UnitVector<T>, radial: Option<&Vector<T>>, lean: f64) -> Option<bool> {
-        let slope = T::lit((core::f64::consts::FRAC_PI_4 + lean * FEATURE_HYSTERESIS).tan());
+        let slope = T::lit(cap_slope(lean));
         let cap = match radial {
             None => true,
             Some(_) => Float::abs(dir.y) * slope >= Float::hypot(dir.x, dir.z),
         };
         ((cap && self.radius > T::zero()) || self.half_height == T::zero())
             .then_some(!Float::is_sign_negative(dir.y))
+    }
+}
+
+/// `tan(45° + lean × FEATURE_HYSTERESIS)` for the three leans [`lean`] gives (1, 0, −1), as
+/// `f64::tan` computes them (a test holds them to it bit for bit): the slope `|dir.y| /
+/// |(dir.x, dir.z)|` of the cap/side switch, without a `tan` per call.
+fn cap_slope(lean: f64) -> f64 {
+    if lean > 0.0 {
+        1.428047931790053
+    } else if lean < 0.0 {
+        0.7002566074560981
+    } else {
+        0.9999999999999999
     }
 }
 
@@ -251,4 +264,19 @@ pub(crate) fn disc_polygon<T: Real>(
 pub(crate) fn disc_vertex<T: Real>(radius: T, y: T, k: u32) -> Point<T> {
     let (c, s) = DISC_DIRECTIONS[k as usize];
     Point::new(radius * T::lit(c), y, -radius * T::lit(s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::feature::FEATURE_HYSTERESIS;
+
+    /// The switch's slopes are the `tan` they stand for, bit for bit.
+    #[test]
+    fn cap_slopes_are_the_tangents_of_the_switch() {
+        for lean in [1.0, 0.0, -1.0] {
+            let tan = (core::f64::consts::FRAC_PI_4 + lean * FEATURE_HYSTERESIS).tan();
+            assert_eq!(cap_slope(lean).to_bits(), tan.to_bits(), "lean {lean}");
+        }
+    }
 }
