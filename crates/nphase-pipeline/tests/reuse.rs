@@ -14,7 +14,9 @@
 //!   by more than that tolerance, nor shallower by more than `DEPTH_HYSTERESIS` × size (the
 //!   manifold keeps last frame's points within that margin, the cold query has no history);
 //! * `Apart`: the cold query must find no contact within the prediction (its certified lower
-//!   bound beyond it, up to the tolerance);
+//!   bound beyond it, up to the tolerance), and the lower bound the shortcut reports must be
+//!   at most the exact distance (a cold query without a prediction limit), up to the
+//!   tolerance;
 //! * `Still`: as `Unchanged`, with the cold query's distance allowed up to the tolerance past
 //!   the prediction (B has moved), and the lower bound it reports at most the cold distance
 //!   (up to the tolerance); and against the full computation the pair would have run
@@ -249,6 +251,26 @@ fn check_sequence(
             Reuse::Apart => {
                 paths.apart += 1;
                 prop_assert!(manifold.points.is_empty());
+                // The lower bound reported is one: at most the exact distance (a cold query
+                // with no prediction limit measures it, to the tolerance).
+                let exact = query_pair(
+                    a,
+                    b,
+                    &pos12,
+                    f64::INFINITY,
+                    &mut SimplexCache::EMPTY.clone(),
+                    &mut workspace,
+                );
+                let Some(e) = exact.contact else {
+                    return Err(TestCaseError::fail(format!("frame {frame}: no distance")));
+                };
+                prop_assert!(
+                    outcome.lower_bound <= e.dist + tol,
+                    "frame {}: apart with a lower bound {} past the distance {}",
+                    frame,
+                    outcome.lower_bound,
+                    e.dist
+                );
                 prop_assert!(
                     cold.contact.is_none_or(|c| c.dist > PREDICTION - tol),
                     "frame {}: certified apart, cold {:?}",
