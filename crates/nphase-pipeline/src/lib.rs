@@ -41,4 +41,4 @@ pub use manifold::{
 };
 pub use narrow_phase::{Collider, NarrowPhase, NarrowPhaseConfig, PipelineError, StepStats};
 pub use nphase_shapes::FeatureId;
-pub use pair::{LastComputation, PairInput, PairState, PairWorkspace, update_manifold};
+pub use pair::{LastComputation, PairInput, PairState, PairWorkspace, Renewal, update_manifold};

@@ -116,6 +116,25 @@
 //!   standing answer's `w ≤ 6 δ`.) A deepest point the last computation left shallower than
 //!   the distance (its depth hysteresis) fails the check, and its manifold stands only within
 //!   the allowance (docs/performance.md, stops 50 and 51, count how often the check holds).
+//! * **Verify or compute again.** Past the allowance, verifying is not always the cheaper
+//!   way: a verified frame keeps `P₀`, so every later frame past the allowance is verified
+//!   again, where a full computation at `P` starts a new allowance `a` whose frames are
+//!   certified at almost no cost. For B drifting by `r` a frame, `F` the cost of a full
+//!   computation, `V` of a verified frame and `c` of a certified one, verifying to `8 δ`
+//!   costs `F + (8 δ − a) V / r + a c / r` per `8 δ` of drift and computing at the end of
+//!   each allowance `8 δ F / a + 8 δ c / r`: verifying pays where `r > a (V − c) / F`. The
+//!   drift rate is read from `m` and the frames answered by a shortcut since `P₀`, `k`
+//!   ([`LastComputation::reused_frames`]): verified where `(k + 1) a < K m`, with `K` about
+//!   `F / (V − c)`: 16 for two boxes, 64 for any other pair, whose full computation costs
+//!   about five times a box pair's ([`renewal_frames`]; docs/performance.md, stop 53). That
+//!   reads a pair that moved and came to rest as slow (the rate is averaged since
+//!   `P₀`), where computing again pays most: its new allowance holds as long as it rests. It
+//!   reads a pair that swings to and fro across the allowance (a solver's jitter wider than
+//!   `a`) as slow too, and there the new allowance lasts a few frames only: so a computation
+//!   chosen over a verification is remembered ([`Renewal::Chosen`]), and where its allowance
+//!   lasted fewer than `K` frames its manifold is verified until B leaves the verified range
+//!   ([`Renewal::Verified`]). Either way the answer is one of the two above, a full
+//!   computation or a verified `Still`: the choice changes the cost, not the tolerances.
 //!
 //! Each shortcut reports the last full computation's lower bound less `m` (rounded up), a
 //! certified lower bound at `P`.
@@ -289,6 +308,37 @@ pub struct LastComputation<T: Real> {
     /// saved before it existed.
     #[cfg_attr(feature = "serde", serde(default))]
     pub distances_moved: bool,
+    /// The frames answered by a shortcut since that computation, up to 255 (saturating): with
+    /// how far B moved, how fast it drifts, which decides whether a standing manifold past its
+    /// allowance is verified or computed again (the module doc, *verify or compute again*); 0
+    /// in a state saved before it existed.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub reused_frames: u8,
+    /// Whether that computation was chosen over a verification, and what came of it
+    /// ([`Renewal`]); [`Renewal::Needed`] in a state saved before it existed.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub renewal: Renewal,
+}
+
+/// Why a pair's last full computation was made, as far as the choice between verifying its
+/// standing manifold past the allowance and computing it again cares (the module doc, *verify
+/// or compute again*).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub enum Renewal {
+    /// It was needed: a new pair, B past the verified range, a check that failed, a manifold
+    /// that did not stand. How fast B drifts decides the next choice.
+    #[default]
+    Needed,
+    /// It was chosen over a verification, to start the allowance afresh. How fast B drifts
+    /// decides the next choice too, unless B leaves the allowance within `K` frames (the
+    /// module doc): then it becomes `Verified`.
+    Chosen,
+    /// A chosen computation whose allowance lasted fewer than `K` frames: computing again does
+    /// not pay for this pair's motion, and its manifold is verified until B leaves the
+    /// verified range.
+    Verified,
 }
 
 /// The default of [`LastComputation::still_within`] in a saved state that lacks it.
@@ -387,24 +437,37 @@ pub fn update_manifold<T: Real>(
     workspace: &mut PairWorkspace<T>,
 ) -> PairOutcome<T> {
     debug_assert!(input.prediction >= T::zero(), "negative prediction");
-    if let Some((last, (reuse, moved))) = state.last.and_then(|l| {
+    let mut renewal = Renewal::Needed;
+    if let Some(last) = &mut state.last {
         let with_points = !manifold.points.is_empty();
         let reach1 = || bounding_radius(input.shape1);
-        let shortcut = certified_reuse(&l, &input.pos12, input.prediction, with_points, reach1)?;
-        let (reuse, moved) = match shortcut {
-            Shortcut::Certified(reuse, moved) => (reuse, moved),
-            Shortcut::Verify(moved) => {
-                verified_still(input, &l, manifold, moved).then_some((Reuse::Still, moved))?
+        let frames = renewal_frames(input.shape1, input.shape2);
+        let answer = match certified_reuse(
+            last,
+            &input.pos12,
+            input.prediction,
+            with_points,
+            reach1,
+            frames,
+        ) {
+            Some(Shortcut::Certified(reuse, moved)) => Some((reuse, moved)),
+            Some(Shortcut::Verify(moved)) => {
+                if last.renewal == Renewal::Chosen && last.reused_frames < frames {
+                    last.renewal = Renewal::Verified;
+                }
+                verified_still(input, last, manifold, moved).then_some((Reuse::Still, moved))
             }
+            Some(Shortcut::Recompute) => {
+                renewal = Renewal::Chosen;
+                None
+            }
+            None => None,
         };
-        Some((l, (reuse, moved)))
-    }) {
-        if reuse == Reuse::Still
-            && let Some(l) = &mut state.last
-        {
-            l.distances_moved = true;
+        if let Some((reuse, moved)) = answer {
+            last.distances_moved |= reuse == Reuse::Still;
+            last.reused_frames = last.reused_frames.saturating_add(1);
+            return reused(last, (reuse, moved), &input.pos12, manifold);
         }
-        return reused(&last, (reuse, moved), &input.pos12, manifold);
     }
     let outcome = query_pair_witnessed(
         input.shape1,
@@ -448,6 +511,8 @@ pub fn update_manifold<T: Real>(
         stands: false,
         still_eighths: 8,
         distances_moved: false,
+        reused_frames: 0,
+        renewal,
     });
     let previous: ArrayVec<ContactPoint<T>, MAX_MANIFOLD_POINTS> =
         core::mem::take(&mut manifold.points);
@@ -560,6 +625,7 @@ fn certified_reuse<T: Real>(
     prediction: T,
     with_points: bool,
     reach1: impl FnOnce() -> T,
+    renewal_frames: u8,
 ) -> Option<Shortcut<T>> {
     if bitwise_equal(pos12, &last.pos12) {
         return Some(Shortcut::Certified(Reuse::Unchanged, T::zero()));
@@ -585,8 +651,16 @@ fn certified_reuse<T: Real>(
             (last.lower_bound - bound > prediction).then_some(Shortcut::Certified(reuse, bound))
         } else if bound <= allowance {
             Some(Shortcut::Certified(reuse, bound))
+        } else if bound <= verify_within {
+            Some(
+                if verification_pays(last, bound, allowance, renewal_frames) {
+                    Shortcut::Verify(bound)
+                } else {
+                    Shortcut::Recompute
+                },
+            )
         } else {
-            (bound <= verify_within).then_some(Shortcut::Verify(bound))
+            None
         }
     };
     let (t, t0) = (&pos12.translation.vector, &last.pos12.translation.vector);
@@ -636,6 +710,36 @@ enum Shortcut<T: Real> {
     /// `Still` if [`verified_still`] holds at this pose: B moved by at most this much (rounded
     /// up), past the allowance but within [`VERIFIED_DELTAS`] `δ`.
     Verify(T),
+    /// A full computation where a verification would be possible but does not pay
+    /// ([`verification_pays`]).
+    Recompute,
+}
+
+/// Whether verifying a standing manifold pays over computing it again, B having moved by
+/// `bound` (past `allowance`, within the verified range) since the last full computation,
+/// `last.reused_frames + 1` frames ago (the module doc, *verify or compute again*): where B
+/// drifts faster than `allowance / k` a frame, or where the last computation was chosen over a
+/// verification and its allowance lasted fewer than `k` frames (`k`: [`renewal_frames`]).
+fn verification_pays<T: Real>(last: &LastComputation<T>, bound: T, allowance: T, k: u8) -> bool {
+    let short_lived = last.renewal == Renewal::Chosen && last.reused_frames < k;
+    if short_lived || last.renewal == Renewal::Verified {
+        return true;
+    }
+    let frames = T::lit(f64::from(last.reused_frames) + 1.0);
+    frames * allowance < bound * T::lit(f64::from(k))
+}
+
+/// How many verified frames a full computation of the pair costs, about: `K = F / (V − c)` of
+/// the module doc's *verify or compute again*. 16 for two boxes (the replayed pyramid's
+/// count, swept over 8 to 64); 64 for any other pair — a curved or hull pair's full
+/// computation costs about five times a box pair's, its verification about as much (the
+/// replayed mixed pile; docs/performance.md, stop 53).
+fn renewal_frames<T: Real>(a: &Shape<T>, b: &Shape<T>) -> u8 {
+    if matches!((a, b), (Shape::Cuboid(_), Shape::Cuboid(_))) {
+        16
+    } else {
+        64
+    }
 }
 
 /// How far (in `δ`) B may move from the last full computation while a standing manifold is
@@ -779,22 +883,30 @@ mod tests {
     use nphase_math::nalgebra::{Quaternion, Translation3, UnitQuaternion};
     use nphase_math::{Isometry, Rotation, Vector};
 
-    use super::{LastComputation, Shortcut, bitwise_equal, certified_reuse, still_eighths};
-    use crate::{ContactQuality, Reuse};
+    use nphase_shapes::{Ball, Cuboid, Shape};
 
-    /// A shortcut as the tests compare it: certified (`Is(reuse)`), or `Still` if verified at
-    /// the pose (`Verify`: a full computation unless verified).
+    use super::{
+        LastComputation, PairInput, PairState, PairWorkspace, Renewal, Shortcut, bitwise_equal,
+        certified_reuse, renewal_frames, still_eighths, update_manifold,
+    };
+    use crate::{ContactManifold, ContactQuality, Reuse};
+
+    /// A shortcut as the tests compare it: certified (`Is(reuse)`), `Still` if verified at
+    /// the pose (`Verify`: a full computation unless verified), or a full computation chosen
+    /// over a verification (`Recompute`).
     #[derive(Clone, Copy, Debug, PartialEq)]
     enum Kind {
         Is(Reuse),
         Verify,
+        Recompute,
     }
-    use Kind::{Is, Verify};
+    use Kind::{Is, Recompute, Verify};
 
     fn kind(shortcut: Option<Shortcut<f64>>) -> Option<Kind> {
         shortcut.map(|s| match s {
             Shortcut::Certified(reuse, _) => Is(reuse),
             Shortcut::Verify(_) => Verify,
+            Shortcut::Recompute => Recompute,
         })
     }
 
@@ -817,6 +929,8 @@ mod tests {
             stands: true,
             still_eighths: 8,
             distances_moved: false,
+            reused_frames: 0,
+            renewal: Renewal::Needed,
         };
         let shifted = |d: f64| {
             let mut p = p0;
@@ -830,7 +944,7 @@ mod tests {
             p
         };
         let still = |p: &Isometry<f64>, last: &LastComputation<f64>| {
-            kind(certified_reuse(last, p, 0.01, true, || 100.0))
+            kind(certified_reuse(last, p, 0.01, true, || 100.0, 16))
         };
         let verify = Some(Verify);
         assert_eq!(still(&shifted(0.99e-6), &last), Some(Is(Reuse::Still)));
@@ -843,16 +957,16 @@ mod tests {
         assert_eq!(still(&turned(1.99e-6), &last), verify);
         assert_eq!(still(&turned(2.01e-6), &last), None);
         for (d, shortcut) in [(0.5e-6, Is(Reuse::Still)), (5e-6, Verify)] {
-            let bound = match certified_reuse(&last, &shifted(d), 0.01, true, || 100.0) {
+            let bound = match certified_reuse(&last, &shifted(d), 0.01, true, || 100.0, 16) {
                 Some(Shortcut::Certified(_, bound) | Shortcut::Verify(bound)) => bound,
-                None => panic!("no shortcut at {d}"),
+                Some(Shortcut::Recompute) | None => panic!("no shortcut at {d}"),
             };
             assert_eq!(still(&shifted(d), &last), Some(shortcut));
             assert!((d..1.2 * d).contains(&bound), "{bound}");
         }
         // A manifold the caller emptied does not stand.
         assert_eq!(
-            certified_reuse(&last, &shifted(1e-9), 0.01, false, || 100.0),
+            certified_reuse(&last, &shifted(1e-9), 0.01, false, || 100.0, 16),
             None
         );
         let fallen = LastComputation {
@@ -876,6 +990,111 @@ mod tests {
             assert_eq!(still(&turned(0.76e-6), &exact), verify);
             assert_eq!(still(&shifted(8.01e-6), &exact), None);
         }
+    }
+
+    /// Past the allowance a standing manifold is verified while B drifts faster than the
+    /// allowance over `K` frames (16 here), and computed again where it drifts slower (a
+    /// pair that moved and came to rest), unless the last computation was itself chosen over a
+    /// verification and its allowance lasted fewer than `K` frames: then to the end
+    /// of the verified range.
+    #[test]
+    fn a_standing_manifold_is_verified_where_verifying_pays() {
+        let p0 = Isometry::translation(0.3, 1.2, -0.4);
+        // `δ` 1e-6, an allowance of `δ`.
+        let last = LastComputation {
+            pos12: p0,
+            lower_bound: -1e-3,
+            reach2: 4.0,
+            still_within: 1e-6,
+            quality: ContactQuality::Converged,
+            stands: true,
+            still_eighths: 8,
+            distances_moved: false,
+            reused_frames: 0,
+            renewal: Renewal::Needed,
+        };
+        let shifted = |d: f64| Isometry::translation(0.3 + d, 1.2, -0.4);
+        let choice = |d: f64, frames: u8, renewal: Renewal| {
+            let last = LastComputation {
+                reused_frames: frames,
+                renewal,
+                ..last
+            };
+            kind(certified_reuse(
+                &last,
+                &shifted(d),
+                0.01,
+                true,
+                || 100.0,
+                16,
+            ))
+        };
+        let (verify, recompute) = (Some(Verify), Some(Recompute));
+        // 2 δ over `k + 1` frames: verified while `(k + 1) δ < 16 · 2 δ`, for k up to 30.
+        assert_eq!(choice(2e-6, 0, Renewal::Needed), verify);
+        assert_eq!(choice(2e-6, 30, Renewal::Needed), verify);
+        assert_eq!(choice(2.01e-6, 31, Renewal::Needed), verify);
+        assert_eq!(choice(1.99e-6, 31, Renewal::Needed), recompute);
+        assert_eq!(choice(2e-6, 255, Renewal::Needed), recompute);
+        // Further out, longer.
+        assert_eq!(choice(7e-6, 110, Renewal::Needed), verify);
+        assert_eq!(choice(7e-6, 112, Renewal::Needed), recompute);
+        // Within the allowance and past the verified range, the choice is not asked.
+        assert_eq!(choice(0.9e-6, 255, Renewal::Needed), Some(Is(Reuse::Still)));
+        assert_eq!(choice(8.1e-6, 0, Renewal::Needed), None);
+        // A chosen computation: as a needed one once its allowance lasted 16 frames, verified
+        // to the end of the range if it did not; once verified, always.
+        assert_eq!(choice(2e-6, 15, Renewal::Chosen), verify);
+        assert_eq!(choice(2e-6, 16, Renewal::Chosen), verify);
+        assert_eq!(choice(2e-6, 40, Renewal::Chosen), recompute);
+        assert_eq!(choice(1.5e-6, 255, Renewal::Verified), verify);
+        assert_eq!(choice(8.1e-6, 0, Renewal::Verified), None);
+    }
+
+    /// A pair's life: a cube resting 1 mm deep on a box, still for 100 frames and then moved
+    /// sideways past its allowance, is computed again (slow drift: the choice is
+    /// `Recompute`, remembered as `Chosen`); moved as far again at once, the new computation's
+    /// allowance lasted no frame, so it is verified (`Verified`) and stays verified where a
+    /// computation that was needed would have been made again.
+    #[test]
+    fn a_computation_chosen_over_a_verification_is_remembered() {
+        let ground = Shape::Cuboid(Cuboid::new(Vector::new(2.0, 0.5, 2.0)).expect("valid"));
+        let cube = Shape::Cuboid(Cuboid::new(Vector::new(0.5, 0.5, 0.5)).expect("valid"));
+        let (mut state, mut manifold) = (PairState::new(), ContactManifold::default());
+        let mut workspace = PairWorkspace::new();
+        let mut step = |x: f64| {
+            let input = PairInput {
+                shape1: &ground,
+                shape2: &cube,
+                pos12: Isometry::translation(x, 0.999, 0.0),
+                prediction: 0.01,
+            };
+            let outcome = update_manifold(&input, &mut state, &mut manifold, &mut workspace);
+            let last = state.last.expect("a contact");
+            (outcome.reuse, last.renewal, last.still_within)
+        };
+        assert_eq!(step(0.0).0, Reuse::Computed);
+        // The second computation stands (the same ids as the first's).
+        let (reuse, renewal, delta) = step(1e-3);
+        assert_eq!((reuse, renewal), (Reuse::Computed, Renewal::Needed));
+        for _ in 0..100 {
+            assert_eq!(step(1e-3), (Reuse::Unchanged, Renewal::Needed, delta));
+        }
+        // 4 δ in 101 frames: slower than any allowance (at most 3 δ) over 16 frames.
+        let x = 1e-3 + 4.0 * delta;
+        assert_eq!(step(x), (Reuse::Computed, Renewal::Chosen, delta));
+        // 4 δ at once: verified, and from then on, at a pose still 4 δ from it.
+        let far = x + 4.0 * delta;
+        assert_eq!(step(far), (Reuse::Still, Renewal::Verified, delta));
+        for frame in 0..40 {
+            let wobble = if frame % 2 == 0 { 0.0 } else { 0.5 * delta };
+            assert_eq!(step(far + wobble), (Reuse::Still, Renewal::Verified, delta));
+        }
+        // Two boxes weigh a full computation as 16 verified frames, any other pair as 64.
+        let ball = Shape::Ball(Ball::new(0.5).expect("valid"));
+        assert_eq!(renewal_frames(&ground, &cube), 16);
+        assert_eq!(renewal_frames(&ground, &ball), 64);
+        assert_eq!(renewal_frames(&ball, &cube), 64);
     }
 
     /// In B's frame: a small A (reach 0.5) over a large B (reach 50) 3 from B's origin, B
@@ -902,6 +1121,8 @@ mod tests {
             stands: true,
             still_eighths: 24,
             distances_moved: false,
+            reused_frames: 0,
+            renewal: Renewal::Needed,
         };
         let turned = |angle: f64| {
             pose(
@@ -911,7 +1132,7 @@ mod tests {
         };
         let moved = |d: f64| pose(c + Vector::new(0.0, 0.0, d), r0);
         let reuse = |p: &Isometry<f64>, last: &LastComputation<f64>, reach1: f64| {
-            kind(certified_reuse(last, p, 0.01, true, || reach1))
+            kind(certified_reuse(last, p, 0.01, true, || reach1, 16))
         };
         // In A's frame a turn moves B's origin by 3 θ and its corners by 50 θ: within 3e-6
         // for θ up to ~5.7e-8 (8e-6, to be verified, up to ~1.5e-7); in B's frame it would be
