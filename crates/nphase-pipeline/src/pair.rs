@@ -357,9 +357,10 @@ fn eight() -> u8 {
 // The per-pair record an engine keeps inline, pinned: GJK's cache (32 bytes), the
 // separating-axis feature (6, padded to 8), the manifold's history (24: its turn budgets took
 // 4 bytes of what was padding), the last full computation (a pose, three bounds, a quality,
-// two flags and the allowance in eighths, the last two in what was padding; the allowance of
-// `Still` made it 8 bytes larger) and
-// the pointers to EPA's kept polytope and to the separating-axis certificate (8 each).
+// two flags, the allowance in eighths, the frames since and the renewal: 48 bytes in f32, 88
+// in f64; the allowance of `Still` made it 8 bytes larger, the last two took f64's padding
+// and 4 bytes more in f32, which fill the f32 record to exactly 128) and the pointers to EPA's
+// kept polytope and to the separating-axis certificate (8 each).
 const _: () = assert!(size_of::<PairState<f32>>() <= 128);
 const _: () = assert!(size_of::<PairState<f64>>() <= 168);
 
