@@ -892,6 +892,23 @@ mod tests {
     };
     use crate::{ContactManifold, ContactQuality, Reuse};
 
+    /// A contact 1e-3 deep whose manifold stands at `p0`, `δ` = 1e-6: B reaching `reach2`
+    /// from its origin, an allowance of `eighths` eighths of `δ`, just computed.
+    fn standing(p0: Isometry<f64>, reach2: f64, eighths: u8) -> LastComputation<f64> {
+        LastComputation {
+            pos12: p0,
+            lower_bound: -1e-3,
+            reach2,
+            still_within: 1e-6,
+            quality: ContactQuality::Converged,
+            stands: true,
+            still_eighths: eighths,
+            distances_moved: false,
+            reused_frames: 0,
+            renewal: Renewal::Needed,
+        }
+    }
+
     /// A shortcut as the tests compare it: certified (`Is(reuse)`), `Still` if verified at
     /// the pose (`Verify`: a full computation unless verified), or a full computation chosen
     /// over a verification (`Recompute`).
@@ -921,18 +938,7 @@ mod tests {
             Translation3::new(0.3, 1.2, -0.4),
             UnitQuaternion::from_scaled_axis(Vector::new(0.2, -0.5, 0.1)),
         );
-        let last = LastComputation {
-            pos12: p0,
-            lower_bound: -1e-3,
-            reach2: 4.0,
-            still_within: 1e-6,
-            quality: ContactQuality::Converged,
-            stands: true,
-            still_eighths: 8,
-            distances_moved: false,
-            reused_frames: 0,
-            renewal: Renewal::Needed,
-        };
+        let last = standing(p0, 4.0, 8);
         let shifted = |d: f64| {
             let mut p = p0;
             p.translation.vector.x += d;
@@ -1002,18 +1008,7 @@ mod tests {
     fn a_standing_manifold_is_verified_where_verifying_pays() {
         let p0 = Isometry::translation(0.3, 1.2, -0.4);
         // `δ` 1e-6, an allowance of `δ`.
-        let last = LastComputation {
-            pos12: p0,
-            lower_bound: -1e-3,
-            reach2: 4.0,
-            still_within: 1e-6,
-            quality: ContactQuality::Converged,
-            stands: true,
-            still_eighths: 8,
-            distances_moved: false,
-            reused_frames: 0,
-            renewal: Renewal::Needed,
-        };
+        let last = standing(p0, 4.0, 8);
         let shifted = |d: f64| Isometry::translation(0.3 + d, 1.2, -0.4);
         let choice = |d: f64, frames: u8, renewal: Renewal| {
             let last = LastComputation {
@@ -1031,25 +1026,32 @@ mod tests {
             ))
         };
         let (verify, recompute) = (Some(Verify), Some(Recompute));
-        // 2 δ over `k + 1` frames: verified while `(k + 1) δ < 16 · 2 δ`, for k up to 30.
-        assert_eq!(choice(2e-6, 0, Renewal::Needed), verify);
-        assert_eq!(choice(2e-6, 30, Renewal::Needed), verify);
-        assert_eq!(choice(2.01e-6, 31, Renewal::Needed), verify);
-        assert_eq!(choice(1.99e-6, 31, Renewal::Needed), recompute);
-        assert_eq!(choice(2e-6, 255, Renewal::Needed), recompute);
-        // Further out, longer.
-        assert_eq!(choice(7e-6, 110, Renewal::Needed), verify);
-        assert_eq!(choice(7e-6, 112, Renewal::Needed), recompute);
-        // Within the allowance and past the verified range, the choice is not asked.
-        assert_eq!(choice(0.9e-6, 255, Renewal::Needed), Some(Is(Reuse::Still)));
-        assert_eq!(choice(8.1e-6, 0, Renewal::Needed), None);
-        // A chosen computation: as a needed one once its allowance lasted 16 frames, verified
-        // to the end of the range if it did not; once verified, always.
-        assert_eq!(choice(2e-6, 15, Renewal::Chosen), verify);
-        assert_eq!(choice(2e-6, 16, Renewal::Chosen), verify);
-        assert_eq!(choice(2e-6, 40, Renewal::Chosen), recompute);
-        assert_eq!(choice(1.5e-6, 255, Renewal::Verified), verify);
-        assert_eq!(choice(8.1e-6, 0, Renewal::Verified), None);
+        let (needed, chosen) = (Renewal::Needed, Renewal::Chosen);
+        let cases = [
+            // 2 δ over `k + 1` frames: verified while `(k + 1) δ < 16 · 2 δ`, for k up to 30.
+            (2e-6, 0, needed, verify),
+            (2e-6, 30, needed, verify),
+            (2.01e-6, 31, needed, verify),
+            (1.99e-6, 31, needed, recompute),
+            (2e-6, 255, needed, recompute),
+            // Further out, longer.
+            (7e-6, 110, needed, verify),
+            (7e-6, 112, needed, recompute),
+            // Within the allowance and past the verified range, the choice is not asked.
+            (0.9e-6, 255, needed, Some(Is(Reuse::Still))),
+            (8.1e-6, 0, needed, None),
+            // A chosen computation: as a needed one once its allowance lasted 16 frames,
+            // verified to the end of the range if it did not; once verified, always.
+            (2e-6, 15, chosen, verify),
+            (2e-6, 16, chosen, verify),
+            (2e-6, 40, chosen, recompute),
+            (1.5e-6, 255, Renewal::Verified, verify),
+            (8.1e-6, 0, Renewal::Verified, None),
+        ];
+        for (d, frames, renewal, expected) in cases {
+            let got = choice(d, frames, renewal);
+            assert_eq!(got, expected, "{d} after {frames} frames, {renewal:?}");
+        }
     }
 
     /// A pair's life: a cube resting 1 mm deep on a box, still for 100 frames and then moved
@@ -1113,18 +1115,7 @@ mod tests {
             Isometry::from_parts(Translation3::from(c), r).inverse()
         };
         let p0 = pose(c, r0);
-        let last = LastComputation {
-            pos12: p0,
-            lower_bound: -1e-3,
-            reach2: 50.0,
-            still_within: 1e-6,
-            quality: ContactQuality::Converged,
-            stands: true,
-            still_eighths: 24,
-            distances_moved: false,
-            reused_frames: 0,
-            renewal: Renewal::Needed,
-        };
+        let last = standing(p0, 50.0, 24);
         let turned = |angle: f64| {
             pose(
                 c,
