@@ -126,7 +126,7 @@
 //!   drift rate is read from `m` and the frames answered by a shortcut since `P₀`, `k`
 //!   ([`LastComputation::reused_frames`]): verified where `(k + 1) a < K m`, with `K` about
 //!   `F / (V − c)`: 16 for two boxes, 64 for any other pair, whose full computation costs
-//!   about five times a box pair's ([`renewal_frames`]; docs/performance.md, stop 53). That
+//!   about five times a box pair's (`renewal_frames`; docs/performance.md, stop 53). That
 //!   reads a pair that moved and came to rest as slow (the rate is averaged since
 //!   `P₀`), where computing again pays most: its new allowance holds as long as it rests. It
 //!   reads a pair that swings to and fro across the allowance (a solver's jitter wider than
