@@ -442,7 +442,7 @@ pub fn update_manifold<T: Real>(
     if let Some(last) = &mut state.last {
         let with_points = !manifold.points.is_empty();
         let reach1 = || bounding_radius(input.shape1);
-        let frames = renewal_frames(input.shape1, input.shape2);
+        let frames = || renewal_frames(input.shape1, input.shape2);
         let answer = match certified_reuse(
             last,
             &input.pos12,
@@ -452,10 +452,8 @@ pub fn update_manifold<T: Real>(
             frames,
         ) {
             Some(Shortcut::Certified(reuse, moved)) => Some((reuse, moved)),
-            Some(Shortcut::Verify(moved)) => {
-                if last.renewal == Renewal::Chosen && last.reused_frames < frames {
-                    last.renewal = Renewal::Verified;
-                }
+            Some(Shortcut::Verify(moved, renewal)) => {
+                last.renewal = renewal;
                 verified_still(input, last, manifold, moved).then_some((Reuse::Still, moved))
             }
             Some(Shortcut::Recompute) => {
@@ -619,14 +617,15 @@ pub(crate) fn keep_last_manifold<T: Real>(reuse: Reuse, manifold: &mut ContactMa
 /// with how far B may have moved since (the bound `m`, rounded up; 0 when unchanged).
 /// `with_points`: the manifold still holds that computation's points (one the caller emptied
 /// is computed again rather than stand). `reach1`: `ρ_A`, asked for only where the bound in
-/// A's frame did not certify.
+/// A's frame did not certify; `renewal_frames`: the pair's `K` ([`renewal_frames`]), asked for
+/// only where a standing manifold moved past its allowance.
 fn certified_reuse<T: Real>(
     last: &LastComputation<T>,
     pos12: &Isometry<T>,
     prediction: T,
     with_points: bool,
     reach1: impl FnOnce() -> T,
-    renewal_frames: u8,
+    renewal_frames: impl Fn() -> u8,
 ) -> Option<Shortcut<T>> {
     if bitwise_equal(pos12, &last.pos12) {
         return Some(Shortcut::Certified(Reuse::Unchanged, T::zero()));
@@ -654,10 +653,9 @@ fn certified_reuse<T: Real>(
             Some(Shortcut::Certified(reuse, bound))
         } else if bound <= verify_within {
             Some(
-                if verification_pays(last, bound, allowance, renewal_frames) {
-                    Shortcut::Verify(bound)
-                } else {
-                    Shortcut::Recompute
+                match verification_pays(last, bound, allowance, renewal_frames()) {
+                    Some(renewal) => Shortcut::Verify(bound, renewal),
+                    None => Shortcut::Recompute,
                 },
             )
         } else {
@@ -709,8 +707,9 @@ enum Shortcut<T: Real> {
     /// This shortcut, with how far B may have moved since (rounded up).
     Certified(Reuse, T),
     /// `Still` if [`verified_still`] holds at this pose: B moved by at most this much (rounded
-    /// up), past the allowance but within [`VERIFIED_DELTAS`] `δ`.
-    Verify(T),
+    /// up), past the allowance but within [`VERIFIED_DELTAS`] `δ`; with the renewal the last
+    /// computation records from this frame on ([`verification_pays`]).
+    Verify(T, Renewal),
     /// A full computation where a verification would be possible but does not pay
     /// ([`verification_pays`]).
     Recompute,
@@ -721,13 +720,22 @@ enum Shortcut<T: Real> {
 /// `last.reused_frames + 1` frames ago (the module doc, *verify or compute again*): where B
 /// drifts faster than `allowance / k` a frame, or where the last computation was chosen over a
 /// verification and its allowance lasted fewer than `k` frames (`k`: [`renewal_frames`]).
-fn verification_pays<T: Real>(last: &LastComputation<T>, bound: T, allowance: T, k: u8) -> bool {
-    let short_lived = last.renewal == Renewal::Chosen && last.reused_frames < k;
-    if short_lived || last.renewal == Renewal::Verified {
-        return true;
+/// Returns the renewal the last computation records if it is verified (`Verified` from the
+/// short-lived case on, else as it was), `None` where it is computed again.
+fn verification_pays<T: Real>(
+    last: &LastComputation<T>,
+    bound: T,
+    allowance: T,
+    k: u8,
+) -> Option<Renewal> {
+    match last.renewal {
+        Renewal::Verified => Some(Renewal::Verified),
+        Renewal::Chosen if last.reused_frames < k => Some(Renewal::Verified),
+        renewal => {
+            let frames = T::lit(f64::from(last.reused_frames) + 1.0);
+            (frames * allowance < bound * T::lit(f64::from(k))).then_some(renewal)
+        }
     }
-    let frames = T::lit(f64::from(last.reused_frames) + 1.0);
-    frames * allowance < bound * T::lit(f64::from(k))
 }
 
 /// How many verified frames a full computation of the pair costs, about: `K = F / (V − c)` of
@@ -910,12 +918,12 @@ mod tests {
     }
 
     /// A shortcut as the tests compare it: certified (`Is(reuse)`), `Still` if verified at
-    /// the pose (`Verify`: a full computation unless verified), or a full computation chosen
-    /// over a verification (`Recompute`).
+    /// the pose (`Verify`, with the renewal it records: a full computation unless verified),
+    /// or a full computation chosen over a verification (`Recompute`).
     #[derive(Clone, Copy, Debug, PartialEq)]
     enum Kind {
         Is(Reuse),
-        Verify,
+        Verify(Renewal),
         Recompute,
     }
     use Kind::{Is, Recompute, Verify};
@@ -923,7 +931,7 @@ mod tests {
     fn kind(shortcut: Option<Shortcut<f64>>) -> Option<Kind> {
         shortcut.map(|s| match s {
             Shortcut::Certified(reuse, _) => Is(reuse),
-            Shortcut::Verify(_) => Verify,
+            Shortcut::Verify(_, renewal) => Verify(renewal),
             Shortcut::Recompute => Recompute,
         })
     }
@@ -951,9 +959,9 @@ mod tests {
             p
         };
         let still = |p: &Isometry<f64>, last: &LastComputation<f64>| {
-            kind(certified_reuse(last, p, 0.01, true, || 100.0, 16))
+            kind(certified_reuse(last, p, 0.01, true, || 100.0, || 16))
         };
-        let verify = Some(Verify);
+        let verify = Some(Verify(Renewal::Needed));
         assert_eq!(still(&shifted(0.99e-6), &last), Some(Is(Reuse::Still)));
         assert_eq!(still(&shifted(1.01e-6), &last), verify);
         assert_eq!(still(&shifted(7.99e-6), &last), verify);
@@ -963,17 +971,30 @@ mod tests {
         assert_eq!(still(&turned(0.26e-6), &last), verify);
         assert_eq!(still(&turned(1.99e-6), &last), verify);
         assert_eq!(still(&turned(2.01e-6), &last), None);
-        for (d, shortcut) in [(0.5e-6, Is(Reuse::Still)), (5e-6, Verify)] {
-            let bound = match certified_reuse(&last, &shifted(d), 0.01, true, || 100.0, 16) {
-                Some(Shortcut::Certified(_, bound) | Shortcut::Verify(bound)) => bound,
+        for (d, shortcut) in [(0.5e-6, Is(Reuse::Still)), (5e-6, Verify(Renewal::Needed))] {
+            let bound = match certified_reuse(&last, &shifted(d), 0.01, true, || 100.0, || 16) {
+                Some(Shortcut::Certified(_, bound) | Shortcut::Verify(bound, _)) => bound,
                 Some(Shortcut::Recompute) | None => panic!("no shortcut at {d}"),
             };
             assert_eq!(still(&shifted(d), &last), Some(shortcut));
             assert!((d..1.2 * d).contains(&bound), "{bound}");
         }
+        // The pair's `K` is asked for only past the allowance.
+        let k_unasked = |p: &Isometry<f64>| {
+            kind(certified_reuse(
+                &last,
+                p,
+                0.01,
+                true,
+                || 100.0,
+                || -> u8 { unreachable!("K asked within the allowance") },
+            ))
+        };
+        assert_eq!(k_unasked(&shifted(0.99e-6)), Some(Is(Reuse::Still)));
+        assert_eq!(k_unasked(&p0), Some(Is(Reuse::Unchanged)));
         // A manifold the caller emptied does not stand.
         assert_eq!(
-            certified_reuse(&last, &shifted(1e-9), 0.01, false, || 100.0, 16),
+            certified_reuse(&last, &shifted(1e-9), 0.01, false, || 100.0, || 16),
             None
         );
         let fallen = LastComputation {
@@ -1022,31 +1043,33 @@ mod tests {
                 0.01,
                 true,
                 || 100.0,
-                16,
+                || 16,
             ))
         };
-        let (verify, recompute) = (Some(Verify), Some(Recompute));
-        let (needed, chosen) = (Renewal::Needed, Renewal::Chosen);
+        let (needed, chosen, verified) = (Renewal::Needed, Renewal::Chosen, Renewal::Verified);
+        let verify = |renewal| Some(Verify(renewal));
+        let recompute = Some(Recompute);
         let cases = [
             // 2 δ over `k + 1` frames: verified while `(k + 1) δ < 16 · 2 δ`, for k up to 30.
-            (2e-6, 0, needed, verify),
-            (2e-6, 30, needed, verify),
-            (2.01e-6, 31, needed, verify),
+            (2e-6, 0, needed, verify(needed)),
+            (2e-6, 30, needed, verify(needed)),
+            (2.01e-6, 31, needed, verify(needed)),
             (1.99e-6, 31, needed, recompute),
             (2e-6, 255, needed, recompute),
             // Further out, longer.
-            (7e-6, 110, needed, verify),
+            (7e-6, 110, needed, verify(needed)),
             (7e-6, 112, needed, recompute),
             // Within the allowance and past the verified range, the choice is not asked.
             (0.9e-6, 255, needed, Some(Is(Reuse::Still))),
             (8.1e-6, 0, needed, None),
-            // A chosen computation: as a needed one once its allowance lasted 16 frames,
-            // verified to the end of the range if it did not; once verified, always.
-            (2e-6, 15, chosen, verify),
-            (2e-6, 16, chosen, verify),
+            // A chosen computation: as a needed one once its allowance lasted 16 frames (and
+            // still `Chosen`), verified to the end of the range if it did not (and from then
+            // on `Verified`); once verified, always.
+            (2e-6, 15, chosen, verify(verified)),
+            (2e-6, 16, chosen, verify(chosen)),
             (2e-6, 40, chosen, recompute),
-            (1.5e-6, 255, Renewal::Verified, verify),
-            (8.1e-6, 0, Renewal::Verified, None),
+            (1.5e-6, 255, verified, verify(verified)),
+            (8.1e-6, 0, verified, None),
         ];
         for (d, frames, renewal, expected) in cases {
             let got = choice(d, frames, renewal);
@@ -1124,12 +1147,12 @@ mod tests {
         };
         let moved = |d: f64| pose(c + Vector::new(0.0, 0.0, d), r0);
         let reuse = |p: &Isometry<f64>, last: &LastComputation<f64>, reach1: f64| {
-            kind(certified_reuse(last, p, 0.01, true, || reach1, 16))
+            kind(certified_reuse(last, p, 0.01, true, || reach1, || 16))
         };
         // In A's frame a turn moves B's origin by 3 θ and its corners by 50 θ: within 3e-6
         // for θ up to ~5.7e-8 (8e-6, to be verified, up to ~1.5e-7); in B's frame it would be
         // 0.5 θ, which `Still` does not use.
-        let verify = Some(Verify);
+        let verify = Some(Verify(Renewal::Needed));
         assert_eq!(reuse(&turned(5e-8), &last, 0.5), Some(Is(Reuse::Still)));
         assert_eq!(reuse(&turned(7e-8), &last, 0.5), verify);
         assert_eq!(reuse(&turned(1.5e-7), &last, 0.5), verify);
