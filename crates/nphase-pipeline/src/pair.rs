@@ -93,29 +93,32 @@
 //!   4e-6 rad: 9e-5, 14 δ), however little the distance moved.
 //! * **Still, verified.** Past the allowance, up to `m ≤ 8 δ`, a standing manifold is checked at
 //!   `P` instead of recomputed: two support points along the kept normal `n` (A's along `n`, B's
-//!   along `−n`) give its support gap `g` at `P`, rounded down by `16 ε (|a| + |b| + |t|)` (each
-//!   term's rounding, and a curved shape's support point off its maximum, a few ε of its
-//!   magnitude) — a certified lower bound on the signed distance `s` at `P`, as every direction's
-//!   gap is. The last computation's upper bound `U ≤ L + w` moved by at most `m`: `s ≤ U + m`.
-//!   Every standing point's distance `d` (its two ends' separation along `n`, as above) is at
-//!   least `g` (its ends lie in A and in B). So where `max(U + m, d_min) − g ≤ 8 δ`, the kept
-//!   normal's support gap is within `8 δ` of the distance, and so is the deepest point's
+//!   along `−n`) give its support gap `g` at `P`, rounded down by
+//!   `16 ε (Σ |aᵢ nᵢ| + |b| + Σ |tᵢ nᵢ|)` (each dot product's rounding, a few ε of the sum of its
+//!   terms' magnitudes; `R⁻¹ n`'s, a few ε of `|b|`; and a curved shape's support point off its
+//!   maximum by a few ε of its magnitude: `|a|` in place of `Σ |aᵢ nᵢ|` where A is not a box, whose
+//!   support point is its corner exactly) — a certified lower bound on the signed distance `s` at
+//!   `P`, as every direction's gap is. (With `|a| + |b| + |t|`, up to stop 53, a box on a large
+//!   floor as A, its corner 28 and the box 15 from the floor's origin, lost more than `8 δ` to it
+//!   in f32 and never verified.) The last computation's upper bound `U ≤ L + w` moved by at most
+//!   `m`: `s ≤ U + m`. Every standing point's distance `d` (its two ends' separation along `n`, as
+//!   above) is at least `g` (its ends lie in A and in B). So where `max(U + m, d_min) − g ≤ 8 δ`,
+//!   the kept normal's support gap is within `8 δ` of the distance, and so is the deepest point's
 //!   distance (`d_min − s ≤ d_min − g`, `s − d_min ≤ U + m − g`): within the tolerance `10 δ`,
-//!   measured at `P` rather than bounded from `P₀`; and no point has moved by more than
-//!   `8 δ` from where the last computation put it. The manifold is then `Still`'s, as above; a
-//!   check that fails is a full computation. Where `U + m` alone fails it — the bound grows
-//!   with the motion, and a motion toward A lowers `g` as much, so a pair sinking by `m` loses
-//!   `2 m` of the margin — a fresher upper bound is read at `P`: the two support points lie in
-//!   their shapes, and one that lies inside the other shape at depth `h`
-//!   ([`Shape::interior_depth`], rounded down by its transform's rounding
-//!   `16 ε (|p| + |t|)`) bounds the penetration from below (a translation that separates the
-//!   shapes carries that point out of the other), so `s ≤ −h`, which stands for `U + m` (not
-//!   read for a hull, where the depth is a scan of its triangles): `s − g ≤ −h − g` and
-//!   `s − d_min ≤ s − g` as before. (`w` is read back from the allowance's eighths `e`:
+//!   measured at `P` rather than bounded from `P₀`; and no point has moved by more than `8 δ` from
+//!   where the last computation put it. The manifold is then `Still`'s, as above; a check that
+//!   fails is a full computation. Where `U + m` alone fails it — the bound grows with the motion,
+//!   and a motion toward A lowers `g` as much, so a pair sinking by `m` loses `2 m` of the margin —
+//!   a fresher upper bound is read at `P`: the two support points lie in their shapes, and one that
+//!   lies inside the other shape at depth `h` ([`Shape::interior_depth`], rounded down by its
+//!   transform's rounding `16 ε (|p| + |t|)`) bounds the penetration from below (a translation that
+//!   separates the shapes carries that point out of the other), so `s ≤ −h`, which stands for
+//!   `U + m` (not read for a hull, where the depth is a scan of its triangles): `s − g ≤ −h − g`
+//!   and `s − d_min ≤ s − g` as before. (`w` is read back from the allowance's eighths `e`:
 //!   `still_eighths` rounds `24 − 4 w / δ` down, so `w ≤ (24 − e) δ / 4` for `e > 8`, and a
-//!   standing answer's `w ≤ 6 δ`.) A deepest point the last computation left shallower than
-//!   the distance (its depth hysteresis) fails the check, and its manifold stands only within
-//!   the allowance (docs/performance.md, stops 50 and 51, count how often the check holds).
+//!   standing answer's `w ≤ 6 δ`.) A deepest point the last computation left shallower than the
+//!   distance (its depth hysteresis) fails the check, and its manifold stands only within the
+//!   allowance (docs/performance.md, stops 50 and 51, count how often the check holds).
 //! * **Verify or compute again.** Past the allowance, verifying is not always the cheaper
 //!   way: a verified frame keeps `P₀`, so every later frame past the allowance is verified
 //!   again, where a full computation at `P` starts a new allowance `a` whose frames are
@@ -777,10 +780,12 @@ fn verified_still<T: Real>(
     let a = input.shape1.local_support_point_toward(&n);
     let b = input.shape2.local_support_point(&-n2);
     let along = t.dot(&n);
-    // Each term's rounding is a few ε of its magnitude; a curved shape's support point is off
-    // its maximum by a few ε of its distance from the origin.
-    let rounding =
-        T::lit(16.0) * T::TOLERANCES.epsilon * (a.coords.norm() + b.coords.norm() + t.norm());
+    // Each dot product's rounding is a few ε of `Σ |xᵢ nᵢ|`; `n₂`'s is a few ε, a few ε of
+    // `|b|` in `b · n₂`; a support point is off its maximum by a few ε of its distance from
+    // the origin, except a box's, its corner exactly (`support_magnitude`).
+    let rounding = T::lit(16.0)
+        * T::TOLERANCES.epsilon
+        * (support_magnitude(input.shape1, &a, &n) + b.coords.norm() + abs_dot(t, &n));
     let gap = b.coords.dot(&n2) + along - a.coords.dot(&n) - rounding;
     let deepest = manifold
         .points
@@ -819,6 +824,24 @@ fn verified_still<T: Real>(
     let a_in_2 = depth_in(input.shape2, &a, |p, x| p.inverse_transform_point(x));
     let depth = Float::max(b_in_1, a_in_2);
     depth > T::zero() && -depth - gap <= within
+}
+
+/// The magnitude that the term `a · n` of [`verified_still`]'s support gap is rounded
+/// relative to, `a` being `shape`'s support point along `n` (both in `shape`'s frame): for a
+/// box, whose support point is its corner exactly, the dot product's own, `Σ |aᵢ nᵢ|` — a
+/// floor's far corner under a normal along its face normal counts for the floor's half
+/// height, not for its distance from the floor's origin; for any other shape, whose support
+/// point is off its maximum by a few ε of it, `|a|`.
+fn support_magnitude<T: Real>(shape: &Shape<T>, a: &Point<T>, n: &Vector<T>) -> T {
+    match shape {
+        Shape::Cuboid(_) => abs_dot(&a.coords, n),
+        _ => a.coords.norm(),
+    }
+}
+
+/// `Σ |xᵢ yᵢ|`: the magnitude a dot product `x · y` is rounded relative to.
+fn abs_dot<T: Real>(x: &Vector<T>, y: &Vector<T>) -> T {
+    x.abs().dot(&y.abs())
 }
 
 /// Whether `shape`'s interior depth is a scan (a hull's triangles, rounded or not) rather than

@@ -26,7 +26,10 @@
 
 mod common;
 
-use common::{half_diagonal, random_pair, random_unit, rng, scale, support_gap, zoo, zoo_in};
+use common::{
+    close_gap, half_diagonal, random_pair, random_rotation, random_unit, rng, scale, support_gap,
+    zoo, zoo_in,
+};
 use nphase_gjk::SimplexCache;
 use nphase_math::nalgebra::UnitQuaternion;
 use nphase_math::{Isometry, Real, Vector};
@@ -34,8 +37,10 @@ use nphase_pipeline::{
     ContactManifold, ContactQuality, DEPTH_HYSTERESIS, PairInput, PairState, PairWorkspace, Reuse,
     query_pair, update_manifold,
 };
+use nphase_shapes::{Cuboid, Shape};
 use proptest::prelude::*;
 use rand::Rng;
+use rand_pcg::Pcg64;
 
 const PREDICTION: f32 = 0.02;
 const FRAMES: usize = 50;
@@ -65,163 +70,189 @@ fn check_case(seed: u64) -> Result<Counts, TestCaseError> {
     let (zoo64, zoo32) = (zoo(), zoo_in::<f32>());
     let mut rng = rng(seed);
     let mut counts = Counts::default();
-    let mut workspace = PairWorkspace::new();
-    let mut workspace64 = PairWorkspace::new();
     for i in 0..zoo64.len() {
         for j in 0..zoo64.len() {
             let target = rng.random_range(-0.03..0.0);
             let (a64, b64) = random_pair(&zoo64, (i, j), 0, target, rng.random_bool(0.5), &mut rng);
-            let (a, b) = (&zoo32[i].1, &zoo32[j].1);
-            // docs/accuracy.md's f32 tolerance, on the f64 shapes' scale (the same sizes).
-            let tol = 1e-4 * scale(&a64.shape, &b64.shape) as f32;
-            let margin = DEPTH_HYSTERESIS as f32 * 2.0 * scale(&a64.shape, &b64.shape) as f32;
-            // The allowance's unit `δ`, and the f32 rounding of the shapes (their parameters
-            // rounded) and of the normal (a unit vector to ε) in the sharp check.
-            let delta = f64::from(f32::TOLERANCES.accuracy)
-                * half_diagonal(&a64.shape).min(half_diagonal(&b64.shape));
-            let rounding = 16.0 * f64::from(f32::EPSILON) * scale(&a64.shape, &b64.shape);
-            let mut pos12: Isometry<f32> = a64.pose.inv_mul(&b64.pose).cast::<f32>();
-            let (mut state, mut manifold) = (PairState::new(), ContactManifold::default());
-            let drift = random_unit(&mut rng).cast::<f32>();
-            let axis = random_unit(&mut rng).cast::<f32>();
-            for frame in 0..FRAMES {
-                // Creeping; walking by a `δ` or two a frame; then drifting by 8e-5 a frame
-                // (more than the farthest a standing manifold is verified, `8 δ` with `δ` at
-                // most 1e-5 × 0.87 here: each of these frames is a full computation).
-                let (step, turn) = if frame < CREEPING {
-                    (
-                        random_unit(&mut rng).cast::<f32>() * rng.random_range(0.0..1e-6f32),
-                        random_unit(&mut rng).cast::<f32>() * rng.random_range(0.0..1e-6f32),
-                    )
-                } else if frame < CREEPING + WALKING {
-                    (drift * 1e-5, axis * 1e-5)
-                } else {
-                    (drift * 8e-5, Vector::zeros())
-                };
-                pos12.translation.vector += step;
-                pos12.rotation = UnitQuaternion::from_scaled_axis(turn) * pos12.rotation;
-                let input = PairInput {
-                    shape1: a,
-                    shape2: b,
-                    pos12,
-                    prediction: PREDICTION,
-                };
-                let outcome = update_manifold(&input, &mut state, &mut manifold, &mut workspace);
-                let walking = (CREEPING..CREEPING + WALKING).contains(&frame);
-                match outcome.reuse {
-                    Reuse::Computed if walking => counts.computed_walking += 1,
-                    Reuse::Computed => counts.computed += 1,
-                    Reuse::Still if walking => counts.still_walking += 1,
-                    Reuse::Still if frame >= CREEPING => counts.still_drifting += 1,
-                    Reuse::Still => counts.still += 1,
-                    _ => continue,
-                }
-                if outcome.reuse != Reuse::Still {
-                    continue;
-                }
-                let cold = query_pair(
-                    a,
-                    b,
-                    &pos12,
-                    PREDICTION,
-                    &mut SimplexCache::EMPTY.clone(),
-                    &mut workspace,
-                );
-                let name = format!("{} on {}, frame {frame}", zoo32[i].0, zoo32[j].0);
-                let Some(deepest) = manifold.deepest() else {
-                    return Err(TestCaseError::fail(format!("{name}: still, no points")));
-                };
-                // A cold query that did not converge is no reference (f32 EPA on two cones can
-                // end on its cap with an estimate 1.4e-4 off).
-                if cold.quality != ContactQuality::Converged {
-                    counts.cold_estimates += 1;
-                    continue;
-                }
-                let Some(c) = cold.contact else {
-                    prop_assert!(
-                        cold.lower_bound <= PREDICTION + tol,
-                        "{}: still {:?}, cold apart by {}",
-                        name,
-                        manifold,
-                        cold.lower_bound
-                    );
-                    continue;
-                };
-                prop_assert!(
-                    deepest.dist >= c.dist - 2.0 * tol
-                        && deepest.dist <= c.dist + margin + 2.0 * tol,
-                    "{}: deepest {} vs cold {}",
-                    name,
-                    deepest.dist,
-                    c.dist
-                );
-                prop_assert!(
-                    outcome.lower_bound <= c.dist + tol,
-                    "{}: lower bound {} vs cold {}",
-                    name,
-                    outcome.lower_bound,
-                    c.dist
-                );
-                let along = support_gap(a, b, &pos12, &manifold.local_normal1.into_inner());
-                prop_assert!(
-                    (along - c.dist).abs() <= 3.0 * tol,
-                    "{}: the kept normal's gap {} vs cold {}",
-                    name,
-                    along,
-                    c.dist
-                );
-                // The sharp check, in f64 on the same pose: the exact distance is the cold
-                // f64 query's within its bracket.
-                let pos64 = pos12.cast::<f64>();
-                let cold64 = query_pair(
-                    &a64.shape,
-                    &b64.shape,
-                    &pos64,
-                    f64::from(PREDICTION),
-                    &mut SimplexCache::EMPTY.clone(),
-                    &mut workspace64,
-                );
-                let Some(c64) = cold64
-                    .contact
-                    .filter(|_| cold64.quality == ContactQuality::Converged)
-                else {
-                    continue;
-                };
-                let n64 = manifold.local_normal1.into_inner().cast::<f64>();
-                let along64 = support_gap(&a64.shape, &b64.shape, &pos64, &n64);
-                let off = (along64 - c64.dist).abs() - (c64.upper_bound - c64.lower_bound);
-                counts.worst_gap = counts.worst_gap.max(off / delta);
-                let excess = c64.lower_bound - f64::from(deepest.dist);
-                counts.worst_deepest = counts.worst_deepest.max(excess / delta);
-                prop_assert!(
-                    off <= 8.0 * delta + rounding,
-                    "{}: the kept normal's gap is {:e} = {:.2} δ off the exact distance",
-                    name,
-                    off,
-                    off / delta
-                );
-                prop_assert!(
-                    f64::from(deepest.dist) >= c64.lower_bound - 8.0 * delta - rounding,
-                    "{}: deepest {} vs exact {}",
-                    name,
-                    deepest.dist,
-                    c64.dist
-                );
-                let n = manifold.local_normal1.into_inner();
-                for p in &manifold.points {
-                    let along = (pos12 * p.local_point2 - p.local_point1).dot(&n);
-                    prop_assert!(
-                        (p.dist - along).abs() <= 1e-6 * scale(&a64.shape, &b64.shape) as f32,
-                        "{}: a standing point at {} where its ends are {} apart",
-                        name,
-                        p.dist,
-                        along
-                    );
-                }
-            }
+            let pair = Pair {
+                name: format!("{} on {}", zoo32[i].0, zoo32[j].0),
+                shapes64: (&a64.shape, &b64.shape),
+                shapes: (&zoo32[i].1, &zoo32[j].1),
+                pos12: a64.pose.inv_mul(&b64.pose).cast::<f32>(),
+                // The f32 rounding of the shapes (their parameters rounded) and of the normal
+                // (a unit vector to ε) in the sharp check.
+                rounding: 16.0 * f64::from(f32::EPSILON) * scale(&a64.shape, &b64.shape),
+            };
+            check_frames(&pair, &mut rng, &mut counts)?;
         }
     }
     Ok(counts)
+}
+
+/// A pair as [`check_frames`] plays it: its shapes in f64 (the sharp check's reference) and
+/// in f32, B's pose in A's frame at the start, and the rounding the sharp check allows.
+struct Pair<'a> {
+    name: String,
+    shapes64: (&'a Shape<f64>, &'a Shape<f64>),
+    shapes: (&'a Shape<f32>, &'a Shape<f32>),
+    pos12: Isometry<f32>,
+    rounding: f64,
+}
+
+/// The module doc's frames of one pair (creeping, walking, drifting), every `Still` answer
+/// checked against cold queries; the paths taken are added to `counts`.
+fn check_frames(
+    pair: &Pair<'_>,
+    rng: &mut Pcg64,
+    counts: &mut Counts,
+) -> Result<(), TestCaseError> {
+    let ((a64, b64), (a, b), rounding) = (pair.shapes64, pair.shapes, pair.rounding);
+    let mut workspace = PairWorkspace::new();
+    let mut workspace64 = PairWorkspace::new();
+    // docs/accuracy.md's f32 tolerance, on the f64 shapes' scale (the same sizes).
+    let tol = 1e-4 * scale(a64, b64) as f32;
+    let margin = DEPTH_HYSTERESIS as f32 * 2.0 * scale(a64, b64) as f32;
+    // The allowance's unit `δ`.
+    let delta = f64::from(f32::TOLERANCES.accuracy) * half_diagonal(a64).min(half_diagonal(b64));
+    let mut pos12 = pair.pos12;
+    let (mut state, mut manifold) = (PairState::new(), ContactManifold::default());
+    let drift = random_unit(rng).cast::<f32>();
+    let axis = random_unit(rng).cast::<f32>();
+    for frame in 0..FRAMES {
+        // Creeping; walking by a `δ` or two a frame; then drifting by 8e-5 a frame
+        // (more than the farthest a standing manifold is verified, `8 δ` with `δ` at
+        // most 1e-5 × 0.87 here: each of these frames is a full computation).
+        let (step, turn) = if frame < CREEPING {
+            (
+                random_unit(rng).cast::<f32>() * rng.random_range(0.0..1e-6f32),
+                random_unit(rng).cast::<f32>() * rng.random_range(0.0..1e-6f32),
+            )
+        } else if frame < CREEPING + WALKING {
+            (drift * 1e-5, axis * 1e-5)
+        } else {
+            (drift * 8e-5, Vector::zeros())
+        };
+        pos12.translation.vector += step;
+        pos12.rotation = UnitQuaternion::from_scaled_axis(turn) * pos12.rotation;
+        let input = PairInput {
+            shape1: a,
+            shape2: b,
+            pos12,
+            prediction: PREDICTION,
+        };
+        let outcome = update_manifold(&input, &mut state, &mut manifold, &mut workspace);
+        let walking = (CREEPING..CREEPING + WALKING).contains(&frame);
+        match outcome.reuse {
+            Reuse::Computed if walking => counts.computed_walking += 1,
+            Reuse::Computed => counts.computed += 1,
+            Reuse::Still if walking => counts.still_walking += 1,
+            Reuse::Still if frame >= CREEPING => counts.still_drifting += 1,
+            Reuse::Still => counts.still += 1,
+            _ => continue,
+        }
+        if outcome.reuse != Reuse::Still {
+            continue;
+        }
+        let cold = query_pair(
+            a,
+            b,
+            &pos12,
+            PREDICTION,
+            &mut SimplexCache::EMPTY.clone(),
+            &mut workspace,
+        );
+        let name = format!("{}, frame {frame}", pair.name);
+        let Some(deepest) = manifold.deepest() else {
+            return Err(TestCaseError::fail(format!("{name}: still, no points")));
+        };
+        // A cold query that did not converge is no reference (f32 EPA on two cones can
+        // end on its cap with an estimate 1.4e-4 off).
+        if cold.quality != ContactQuality::Converged {
+            counts.cold_estimates += 1;
+            continue;
+        }
+        let Some(c) = cold.contact else {
+            prop_assert!(
+                cold.lower_bound <= PREDICTION + tol,
+                "{}: still {:?}, cold apart by {}",
+                name,
+                manifold,
+                cold.lower_bound
+            );
+            continue;
+        };
+        prop_assert!(
+            deepest.dist >= c.dist - 2.0 * tol && deepest.dist <= c.dist + margin + 2.0 * tol,
+            "{}: deepest {} vs cold {}",
+            name,
+            deepest.dist,
+            c.dist
+        );
+        prop_assert!(
+            outcome.lower_bound <= c.dist + tol,
+            "{}: lower bound {} vs cold {}",
+            name,
+            outcome.lower_bound,
+            c.dist
+        );
+        let along = support_gap(a, b, &pos12, &manifold.local_normal1.into_inner());
+        prop_assert!(
+            (along - c.dist).abs() <= 3.0 * tol,
+            "{}: the kept normal's gap {} vs cold {}",
+            name,
+            along,
+            c.dist
+        );
+        // The sharp check, in f64 on the same pose: the exact distance is the cold
+        // f64 query's within its bracket.
+        let pos64 = pos12.cast::<f64>();
+        let cold64 = query_pair(
+            a64,
+            b64,
+            &pos64,
+            f64::from(PREDICTION),
+            &mut SimplexCache::EMPTY.clone(),
+            &mut workspace64,
+        );
+        let Some(c64) = cold64
+            .contact
+            .filter(|_| cold64.quality == ContactQuality::Converged)
+        else {
+            continue;
+        };
+        let n64 = manifold.local_normal1.into_inner().cast::<f64>();
+        let along64 = support_gap(a64, b64, &pos64, &n64);
+        let off = (along64 - c64.dist).abs() - (c64.upper_bound - c64.lower_bound);
+        counts.worst_gap = counts.worst_gap.max(off / delta);
+        let excess = c64.lower_bound - f64::from(deepest.dist);
+        counts.worst_deepest = counts.worst_deepest.max(excess / delta);
+        prop_assert!(
+            off <= 8.0 * delta + rounding,
+            "{}: the kept normal's gap is {:e} = {:.2} δ off the exact distance",
+            name,
+            off,
+            off / delta
+        );
+        prop_assert!(
+            f64::from(deepest.dist) >= c64.lower_bound - 8.0 * delta - rounding,
+            "{}: deepest {} vs exact {}",
+            name,
+            deepest.dist,
+            c64.dist
+        );
+        let n = manifold.local_normal1.into_inner();
+        for p in &manifold.points {
+            let along = (pos12 * p.local_point2 - p.local_point1).dot(&n);
+            prop_assert!(
+                (p.dist - along).abs() <= 1e-6 * scale(a64, b64) as f32,
+                "{}: a standing point at {} where its ends are {} apart",
+                name,
+                p.dist,
+                along
+            );
+        }
+    }
+    Ok(())
 }
 
 proptest! {
@@ -245,6 +276,55 @@ proptest! {
             counts
         );
     }
+}
+
+/// The same frames on a floor as A, in f32: a 40 × 1 × 40 box, every zoo shape as B resting
+/// on it up to 0.03 deep, up to 15 from its centre (the floor's support corner 28 from its
+/// origin, B's origin up to 21), face to face or turned at random; every `Still` answer
+/// checked as above, the sharp check's rounding B's alone (the floor is exact in f32, and the
+/// reference is the same pose). Past the allowance, the verified check rounds each dot product
+/// relative to its own terms, so the floor's far corner and B's distance from the floor's
+/// origin cost it little: most walking frames stand. (Rounded relative to the points'
+/// distances from the floor's origin, as up to stop 53, no walking frame stood.)
+#[test]
+fn shapes_on_a_large_floor_verify_in_f32() -> Result<(), String> {
+    let floor64 = Shape::Cuboid(Cuboid::new(Vector::new(20.0, 0.5, 20.0)).expect("valid"));
+    let floor = Shape::Cuboid(Cuboid::new(Vector::new(20.0f32, 0.5, 20.0)).expect("valid"));
+    let (zoo64, zoo32) = (zoo(), zoo_in::<f32>());
+    let mut rng = rng(0x0066_6c6f_6f72);
+    let mut counts = Counts::default();
+    let mut pairs = 0;
+    for _ in 0..3 {
+        for j in 0..zoo64.len() {
+            let b64 = &zoo64[j].1;
+            let (x, z) = (rng.random_range(-15.0..15.0), rng.random_range(-15.0..15.0));
+            let turn = if rng.random_bool(0.5) {
+                UnitQuaternion::from_scaled_axis(random_unit(&mut rng) * 0.005)
+            } else {
+                random_rotation(&mut rng)
+            };
+            let start = Isometry::from_parts(Vector::new(x, 3.0, z).into(), turn);
+            let target = rng.random_range(-0.03..0.0);
+            let pose = close_gap(&floor64, &Isometry::identity(), b64, start, target);
+            let pair = Pair {
+                name: format!("{} on the floor at ({x:.1}, {z:.1})", zoo32[j].0),
+                shapes64: (&floor64, b64),
+                shapes: (&floor, &zoo32[j].1),
+                pos12: pose.cast::<f32>(),
+                rounding: 16.0 * f64::from(f32::EPSILON) * half_diagonal(b64),
+            };
+            check_frames(&pair, &mut rng, &mut counts).map_err(|e| e.to_string())?;
+            pairs += 1;
+        }
+    }
+    eprintln!("{counts:?}");
+    assert!(
+        counts.still_walking * 2 > WALKING * pairs
+            && counts.still * 4 > CREEPING * pairs * 3
+            && counts.still_drifting == 0,
+        "{pairs} pairs: {counts:?}"
+    );
+    Ok(())
 }
 
 /// A standing manifold's distances follow the pose, and come back with it: a unit box 1e-3

@@ -219,10 +219,22 @@ pub fn place_near(
     target: f64,
     dir: V,
 ) -> Iso {
-    let mut pose_b = Iso::from_parts(
+    let start = Iso::from_parts(
         Translation3::from(pose_a.translation.vector + dir * 4.0),
         rot_b,
     );
+    close_gap(shape_a, pose_a, shape_b, start, target)
+}
+
+/// B's pose `pose_b` moved along the contact normal until the signed distance of A (at
+/// `pose_a`) and B is about `target` (three steps of the contact's own distance).
+pub fn close_gap(
+    shape_a: &Shape<f64>,
+    pose_a: &Iso,
+    shape_b: &Shape<f64>,
+    mut pose_b: Iso,
+    target: f64,
+) -> Iso {
     for _ in 0..3 {
         let c = contact(pose_a, shape_a, &pose_b, shape_b, f64::MAX)
             .expect("finite input")
