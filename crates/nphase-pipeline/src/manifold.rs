@@ -324,6 +324,8 @@ pub struct ManifoldWorkspace<T: Real> {
     /// ([`keep_labels_of_places_apart`]), in the candidates' order.
     labels: Vec<ContactId>,
     apart: Vec<bool>,
+    /// Which candidates share their id with another ([`merge_equal_ids`]).
+    shares: Vec<u8>,
 }
 
 /// A candidate point in A's frame.
@@ -489,7 +491,7 @@ pub fn build_manifold<T: Real>(
         // over a few `τ`, and this bounds how much shallower than the exact contact the
         // kept point can be.
         let slack = T::lit(DEPTH_HYSTERESIS) * smaller;
-        merge_equal_ids(&mut ws.candidates, input.previous, slack);
+        merge_equal_ids(&mut ws.candidates, input.previous, slack, &mut ws.shares);
     }
     reduce_to_four(&mut ws.candidates, &n, T::lit(DEPTH_HYSTERESIS) * size);
     for c in &ws.candidates {
@@ -1652,11 +1654,12 @@ fn remove_duplicates<T: Real>(candidates: &mut Vec<PointCandidate<T>>, radius: T
 /// `2τ` away and back, frame to frame, under one id. The kept point is at most `slack`
 /// shallower than the deepest (the preference is a ranking — the id's points within `slack`
 /// by their distance from last frame's, above the others by depth —, so the order of the
-/// candidates does not matter but for exact ties, which keep the earlier).
+/// candidates does not matter but for exact ties, which keep the earlier). `shares` is scratch.
 fn merge_equal_ids<T: Real>(
     candidates: &mut Vec<PointCandidate<T>>,
     previous: &[ContactPoint<T>],
     slack: T,
+    shares: &mut Vec<u8>,
 ) {
     // The rank of a candidate of an id whose deepest lies at `floor − slack`: within the
     // slack (and in last frame's manifold), by the distance from last frame's point; the
@@ -1668,24 +1671,46 @@ fn merge_equal_ids<T: Real>(
         Some(p) if c.dist <= floor => (false, (c.point1 - p.local_point1).norm_squared()),
         _ => (true, c.dist),
     };
+    // Which candidates share their id with a later one (the first of a group) and which with
+    // an earlier one (merged into it), in one pass over the pairs: most ids are a group of
+    // one, kept as they are.
+    const LATER: u8 = 1;
+    const EARLIER: u8 = 2;
+    shares.clear();
+    shares.resize(candidates.len(), 0);
+    for (i, c) in candidates.iter().enumerate() {
+        for (j, d) in candidates.iter().enumerate().skip(i + 1) {
+            if c.id == d.id {
+                shares[i] |= LATER;
+                shares[j] |= EARLIER;
+            }
+        }
+    }
     let mut kept = 0;
     for i in 0..candidates.len() {
-        let id = candidates[i].id;
-        // The first of an id holds its group (`candidates[i..]` with that id): the slots below
-        // `kept` hold the groups already merged, and none of them is read again.
-        if candidates[..kept].iter().any(|k| k.id == id) {
-            continue;
-        }
-        let group = || candidates[i..].iter().filter(move |c| c.id == id);
-        let floor = group().fold(T::infinity(), |d, c| Float::min(d, c.dist)) + slack;
-        let best = group().fold(candidates[i], |best, c| {
-            if rank(c, floor) < rank(&best, floor) {
-                *c
-            } else {
-                best
+        let best = match shares[i] {
+            0 => i,
+            s if s & EARLIER != 0 => continue,
+            _ => {
+                // The first of an id holds its group (`candidates[i..]` with that id), walked
+                // by place: no candidate is copied but the one kept. The slots below `kept`
+                // hold the groups already merged, and none of them is read again.
+                let id = candidates[i].id;
+                let group = &candidates[i..];
+                let members = || group.iter().enumerate().filter(|(_, c)| c.id == id);
+                let floor =
+                    members().fold(T::infinity(), |d, (_, c)| Float::min(d, c.dist)) + slack;
+                let mut best = (0, rank(&group[0], floor));
+                for (j, c) in members().skip(1) {
+                    let r = rank(c, floor);
+                    if r < best.1 {
+                        best = (j, r);
+                    }
+                }
+                i + best.0
             }
-        });
-        candidates[kept] = best;
+        };
+        candidates[kept] = candidates[best];
         kept += 1;
     }
     candidates.truncate(kept);
@@ -2046,5 +2071,61 @@ mod tests {
     #[test]
     fn tilted_faces_give_way_to_the_edge_across_the_direction_f32() {
         tilted_faces_give_way_to_the_edge_across_the_direction::<f32>(1e-5);
+    }
+
+    /// `merge_equal_ids` on interleaved groups: each id keeps one point, in its first
+    /// candidate's slot, in the candidates' order; of an id's points within the slack of its
+    /// deepest, the one nearest last frame's point with the id, else the deepest; an id of
+    /// one point is kept as it is.
+    #[test]
+    fn equal_ids_merge_into_their_first_slot() {
+        let id = |k| ContactId::new(FeatureId::Vertex(k), FeatureId::Face(0));
+        let candidate = |k, dist, x, previous_rank| PointCandidate {
+            point1: Point::new(x, 0.0, 0.0),
+            point2: Point::new(x, 0.0, 0.0),
+            dist,
+            id: id(k),
+            previous_rank,
+            beyond: false,
+        };
+        let previous = |x, k| ContactPoint {
+            local_point1: Point::new(x, 0.0, 0.0),
+            local_point2: Point::origin(),
+            dist: 0.0,
+            id: id(k),
+            normal_impulse: 0.0,
+            tangent_impulse: [0.0; 2],
+            persisted: true,
+        };
+        let mut candidates = vec![
+            candidate(0, -0.010, 0.0, None),
+            candidate(1, -0.005, 1.0, None),
+            candidate(0, -0.020, 0.1, None),
+            candidate(2, -0.001, 2.0, None),
+            candidate(1, -0.0051, 1.01, Some(0)),
+            candidate(0, -0.0195, 0.2, Some(1)),
+        ];
+        let merged = |candidates: &[PointCandidate<f64>], previous: &[ContactPoint<f64>]| {
+            let mut merged = candidates.to_vec();
+            merge_equal_ids(&mut merged, previous, 0.001, &mut Vec::new());
+            merged
+                .iter()
+                .map(|c| (c.id, c.point1.x))
+                .collect::<Vec<_>>()
+        };
+        // Id 0: the point within the slack of the deepest (-0.020) nearest last frame's point
+        // (at 0.2), not the deepest; id 1: the deepest by 1e-4, within the slack, and last
+        // frame's; id 2 alone.
+        let previous_points = [previous(1.02, 1), previous(0.2, 0)];
+        assert_eq!(
+            merged(&candidates, &previous_points),
+            [(id(0), 0.2), (id(1), 1.01), (id(2), 2.0)]
+        );
+        // Without last frame's points, the deepest of each id.
+        candidates.iter_mut().for_each(|c| c.previous_rank = None);
+        assert_eq!(
+            merged(&candidates, &[]),
+            [(id(0), 0.1), (id(1), 1.01), (id(2), 2.0)]
+        );
     }
 }
