@@ -216,7 +216,7 @@ use arrayvec::ArrayVec;
 use nphase_epa::{EpaWorkspace, WarmPolytope};
 use nphase_gjk::SimplexCache;
 use nphase_math::{Isometry, Point, Real, UnitVector, Vector};
-use nphase_shapes::{Shape, SupportFeature, SupportMap};
+use nphase_shapes::{ConvexPolyhedron, FeatureId, Shape, SupportFeature, SupportMap, VertexId};
 use num_traits::Float;
 
 use crate::collide::{SatCache, SatCertificate, SatWorkspace, query_pair_witnessed};
@@ -457,7 +457,9 @@ pub fn update_manifold<T: Real>(
             Some(Shortcut::Certified(reuse, moved)) => Some((reuse, moved)),
             Some(Shortcut::Verify(moved, renewal)) => {
                 last.renewal = renewal;
-                verified_still(input, last, manifold, moved).then_some((Reuse::Still, moved))
+                let near = state.history.features;
+                verified_still(input, (last, near), manifold, moved)
+                    .then_some((Reuse::Still, moved))
             }
             Some(Shortcut::Recompute) => {
                 renewal = Renewal::Chosen;
@@ -766,10 +768,12 @@ const VERIFIED_DELTAS: f64 = 8.0;
 /// distance: rounded down), is within `8 δ` of both the last certified upper bound plus
 /// `moved` (so of the distance) and of the deepest point's separation along the normal (so that
 /// point's distance is within `8 δ` of the distance too); where the last upper bound is too
-/// loose, the support points' depth inside the other shape stands for it.
+/// loose, the support points' depth inside the other shape stands for it. `near`: the
+/// supporting features of the last full computation ([`ManifoldHistory::features`]), where a
+/// hull's support search starts ([`hull_start`]).
 fn verified_still<T: Real>(
     input: &PairInput<'_, T>,
-    last: &LastComputation<T>,
+    (last, near): (&LastComputation<T>, Option<(FeatureId, FeatureId)>),
     manifold: &ContactManifold<T>,
     moved: T,
 ) -> bool {
@@ -777,8 +781,15 @@ fn verified_still<T: Real>(
     let (rotation, t) = (&input.pos12.rotation, &input.pos12.translation.vector);
     // The normal in B's frame; B's support along `−n` is its point nearest A along `n`.
     let n2 = rotation.inverse_transform_vector(&n);
-    let a = input.shape1.local_support_point_toward(&n);
-    let b = input.shape2.local_support_point(&-n2);
+    let (near1, near2) = near.unzip();
+    let a = match hull_start(input.shape1, near1) {
+        Some((hull, start)) => hull.local_support_vertex(&n, start).point,
+        None => input.shape1.local_support_point_toward(&n),
+    };
+    let b = match hull_start(input.shape2, near2) {
+        Some((hull, start)) => hull.local_support_vertex(&-n2, start).point,
+        None => input.shape2.local_support_point(&-n2),
+    };
     let along = t.dot(&n);
     // Each dot product's rounding is a few ε of `Σ |xᵢ nᵢ|`; `n₂`'s is a few ε, a few ε of
     // `|b|` in `b · n₂`; a support point is off its maximum by a few ε of its distance from
@@ -824,6 +835,23 @@ fn verified_still<T: Real>(
     let a_in_2 = depth_in(input.shape2, &a, |p, x| p.inverse_transform_point(x));
     let depth = Float::max(b_in_1, a_in_2);
     depth > T::zero() && -depth - gap <= within
+}
+
+/// A hull and the vertex its support search along the standing normal starts from: a vertex
+/// of `near`, its supporting feature at the last full computation — along that normal, on or
+/// next to the support vertex, where a search without a start reads every vertex of a hull of
+/// up to 64 ([`SCAN_UNHINTED_MAX_VERTICES`](nphase_shapes::SCAN_UNHINTED_MAX_VERTICES);
+/// docs/performance.md, stop 55). `None` for any other shape (a rounded hull's support is its
+/// core's and the radius along the direction, left as it is) or a feature the hull does not
+/// have.
+fn hull_start<T: Real>(
+    shape: &Shape<T>,
+    near: Option<FeatureId>,
+) -> Option<(&ConvexPolyhedron<T>, VertexId)> {
+    match shape {
+        Shape::Convex(hull) => Some((hull, hull.feature_vertex(near?)?)),
+        _ => None,
+    }
 }
 
 /// The magnitude that the term `a · n` of [`verified_still`]'s support gap is rounded

@@ -32,7 +32,7 @@ use common::{
 };
 use nphase_gjk::SimplexCache;
 use nphase_math::nalgebra::UnitQuaternion;
-use nphase_math::{Isometry, Real, Vector};
+use nphase_math::{Isometry, Point, Real, Vector};
 use nphase_pipeline::{
     ContactManifold, ContactQuality, DEPTH_HYSTERESIS, PairInput, PairState, PairWorkspace, Reuse,
     query_pair, update_manifold,
@@ -320,6 +320,67 @@ fn shapes_on_a_large_floor_verify_in_f32() -> Result<(), String> {
     eprintln!("{counts:?}");
     assert!(
         counts.still_walking * 2 > WALKING * pairs
+            && counts.still * 4 > CREEPING * pairs * 3
+            && counts.still_drifting == 0,
+        "{pairs} pairs: {counts:?}"
+    );
+    Ok(())
+}
+
+/// The same frames with a hull of 64 vertices on either side (on itself, on a box and on the
+/// zoo's 20-point hull, and under them), in f32, every `Still` answer checked as above. Past
+/// the allowance a verified `Still` reads such a hull's support point by a climb from a vertex
+/// of its supporting feature at the last full computation (`hull_start` in `pair.rs`; a hull
+/// of fewer than 32 vertices, the zoo's, is scanned whatever the start). That the climb finds
+/// the support point from any vertex, and that the start is a vertex of the feature, are the
+/// shapes crate's tests (`climbing_leaves_rounding_plateaus_along_face_normals`,
+/// `feature_vertices_lie_on_their_features`); these frames are the pipeline's side of it.
+#[test]
+fn hulls_of_64_vertices_verify_from_their_features_in_f32() -> Result<(), String> {
+    let mut rng = rng(0x6875_6c6c_3634);
+    let sphere: Vec<Point<f32>> = (0..64)
+        .map(|_| Point::from(random_unit(&mut rng).cast::<f32>() * 0.45))
+        .collect();
+    let hull = Shape::convex(&sphere).expect("valid");
+    let hull64 =
+        Shape::convex(&sphere.iter().map(|p| p.cast::<f64>()).collect::<Vec<_>>()).expect("valid");
+    let (zoo64, zoo32) = (zoo(), zoo_in::<f32>());
+    let mut shapes: Vec<(&str, &Shape<f64>, &Shape<f32>)> = vec![("hull64", &hull64, &hull)];
+    for name in ["cuboid", "convex"] {
+        let k = zoo64
+            .iter()
+            .position(|(n, _)| *n == name)
+            .expect("in the zoo");
+        shapes.push((name, &zoo64[k].1, &zoo32[k].1));
+    }
+    let mut counts = Counts::default();
+    let mut pairs = 0;
+    // (A, B): the hull on itself, and on and under each other shape, four poses each.
+    for (i, j) in [(0, 0), (1, 0), (0, 1), (2, 0), (0, 2)] {
+        let ((name_a, a64, a), (name_b, b64, b)) = (shapes[i], shapes[j]);
+        for _ in 0..4 {
+            let turn = if rng.random_bool(0.5) {
+                UnitQuaternion::from_scaled_axis(random_unit(&mut rng) * 0.005)
+            } else {
+                random_rotation(&mut rng)
+            };
+            let start = Isometry::from_parts(Vector::new(0.05, 2.0, -0.05).into(), turn);
+            let target = rng.random_range(-0.03..0.0);
+            let pose = close_gap(a64, &Isometry::identity(), b64, start, target);
+            let pair = Pair {
+                name: format!("{name_b} on {name_a}"),
+                shapes64: (a64, b64),
+                shapes: (a, b),
+                pos12: pose.cast::<f32>(),
+                rounding: 16.0 * f64::from(f32::EPSILON) * scale(a64, b64),
+            };
+            check_frames(&pair, &mut rng, &mut counts).map_err(|e| e.to_string())?;
+            pairs += 1;
+        }
+    }
+    eprintln!("{counts:?}");
+    assert!(
+        counts.still_walking * 10 > WALKING * pairs
             && counts.still * 4 > CREEPING * pairs * 3
             && counts.still_drifting == 0,
         "{pairs} pairs: {counts:?}"

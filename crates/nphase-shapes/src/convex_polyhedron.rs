@@ -677,6 +677,25 @@ impl<T: Real> FeatureMap<T> for ConvexPolyhedron<T> {
 }
 
 impl<T: Real> ConvexPolyhedron<T> {
+    /// A vertex of the feature `id` — the vertex itself, an edge's first end, a face's first
+    /// loop vertex —, or `None` where `id` names none of the hull's features: where a climb
+    /// toward a direction that feature supports starts next to its answer.
+    pub fn feature_vertex(&self, id: FeatureId) -> Option<VertexId> {
+        let v = match id {
+            FeatureId::Vertex(v) => v,
+            FeatureId::Edge(e) => {
+                self.edge_vertices(e)
+                    .or_else(|| self.loop_step_vertices(e))?
+                    .0
+            }
+            FeatureId::Face(f) if (f as usize) < self.face_count() => {
+                *self.face(f as usize).vertex_ids.first()?
+            }
+            FeatureId::Face(_) => return None,
+        };
+        ((v as usize) < self.vertices.len()).then_some(VertexId(v))
+    }
+
     /// The ends of the loop step whose edge id lies past the edge graph's (a step of a merged
     /// face's loop that is not a hull edge: its id is `edge count + the step's index among all
     /// loop steps`), if `id` names one.
@@ -1244,6 +1263,46 @@ mod tests {
             hits > 0,
             "the sample must contain face bumps (vertices on one face only)"
         );
+    }
+
+    /// `feature_vertex` names a vertex of the feature: a face's loop vertex, an edge's end
+    /// (hull edges and the loop steps of merged faces alike), the vertex itself; `None` for ids
+    /// past the hull's.
+    #[test]
+    fn feature_vertices_lie_on_their_features() {
+        let mut rng = Pcg64::seed_from_u64(57);
+        for h in 0..60 {
+            let n = rng.random_range(4..120);
+            let cloud = random_cloud(&mut rng, n, h % KINDS.len());
+            let hull = ConvexPolyhedron::from_points(&cloud).expect("valid cloud");
+            let vertex = |id| hull.feature_vertex(id).map(|v| v.0);
+            let mut feature = SupportFeature::default();
+            for f in 0..hull.face_count() {
+                let face = hull.face(f);
+                let on_face = vertex(FeatureId::Face(f as u32)).expect("a face's vertex");
+                assert!(face.vertex_ids.contains(&on_face), "hull {h}, face {f}");
+                // The loop's edges, as the face's supporting feature reports them.
+                hull.local_support_feature(&face.normal.into_inner(), &mut feature);
+                if feature.id == FeatureId::Face(f as u32) {
+                    for &e in &feature.edge_ids {
+                        let end = vertex(FeatureId::Edge(e)).expect("a loop edge's end");
+                        assert!(
+                            face.vertex_ids.contains(&end),
+                            "hull {h}, face {f}, edge {e}"
+                        );
+                    }
+                }
+            }
+            for e in hull.edges() {
+                let end = vertex(FeatureId::Edge(e.id)).expect("an edge's end");
+                assert!(e.vertices.contains(&end), "hull {h}, edge {}", e.id);
+            }
+            let count = hull.vertices().len() as u32;
+            assert_eq!(vertex(FeatureId::Vertex(count - 1)), Some(count - 1));
+            assert_eq!(vertex(FeatureId::Vertex(count)), None);
+            assert_eq!(vertex(FeatureId::Face(hull.face_count() as u32)), None);
+            assert_eq!(vertex(FeatureId::Edge(u32::MAX)), None);
+        }
     }
 
     fn cube() -> ConvexPolyhedron<f64> {
