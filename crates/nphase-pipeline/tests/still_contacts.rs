@@ -467,6 +467,67 @@ fn a_standing_manifold_past_its_allowance_stands_where_its_gap_verifies_it() {
 
 /// A unit box's pose on the ground of [`cube_on`]: at `(x, y, 0.2)`, turned by 0.3 rad
 /// about y (`y = 0.999`: 1e-3 deep).
+/// The same on hulls of 64 vertices, whose depth inside the other shape is not read (it is a
+/// scan of their triangles, `pair.rs`): one resting 1e-3 deep on another (f64, answers exact to
+/// rounding: an allowance of `3 δ`). Where sliding 5 `δ` across the normal stands (it keeps
+/// the gap; 13 of the 16 poses), sinking 5 `δ` along it lowers the gap by as much (`U + m − g`
+/// = 10 `δ`), and nothing stands in for the upper bound: computed. The check reads the hulls'
+/// support points by a climb from their supporting features; a point short of either hull's
+/// support along the normal (tried: the feature's start vertex itself, or any vertex, on A or
+/// on B) raises the gap and lets the sinking stand, and this test fails.
+#[test]
+fn hulls_sinking_past_the_allowance_are_computed_again() {
+    let hull = common::polytopes()
+        .into_iter()
+        .find(|(name, _)| *name == "hull64")
+        .expect("a 64-vertex hull")
+        .1;
+    let mut workspace = PairWorkspace::new();
+    let mut rng = rng(0x7369_6e6b);
+    let mut checked = 0;
+    for _ in 0..16 {
+        let turn = random_rotation(&mut rng);
+        let start = Isometry::from_parts(Vector::new(0.03, 2.0, -0.02).into(), turn);
+        let rest = close_gap(&hull, &Isometry::identity(), &hull, start, -1e-3);
+        let (mut state, mut manifold) = (PairState::new(), ContactManifold::default());
+        let mut step = |pos12: Isometry<f64>, state: &mut PairState<f64>, manifold: &mut _| {
+            let input = PairInput {
+                shape1: &hull,
+                shape2: &hull,
+                pos12,
+                prediction: 0.02,
+            };
+            update_manifold(&input, state, manifold, &mut workspace).reuse
+        };
+        let mut near = rest;
+        near.translation.vector.x += 1e-4;
+        assert_eq!(step(near, &mut state, &mut manifold), Reuse::Computed);
+        assert_eq!(step(rest, &mut state, &mut manifold), Reuse::Computed);
+        let last = state.last.expect("a computation");
+        // Only a manifold that stands (the same ids twice) is looked at past its allowance.
+        if !last.stands || last.still_eighths != 24 {
+            continue;
+        }
+        let delta = last.still_within;
+        let n = manifold.local_normal1.into_inner();
+        let across = n.cross(&Vector::x()).normalize();
+        let mut moved_by = |shift: Vector<f64>| {
+            let (mut state, mut manifold) = (state.clone(), manifold.clone());
+            let mut moved = rest;
+            moved.translation.vector += shift * delta;
+            step(moved, &mut state, &mut manifold)
+        };
+        // Where sliding stands (a manifold whose deepest point the last computation left
+        // shallower than the distance, within its depth hysteresis, is computed again either
+        // way), sinking as far is computed.
+        if moved_by(across * 5.0) == Reuse::Still {
+            assert_eq!(moved_by(-n * 5.0), Reuse::Computed, "sinking from {rest:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 4, "{checked} of 16 poses stood sliding");
+}
+
 fn at(x: f64, y: f64) -> Isometry<f64> {
     Isometry::from_parts(
         Vector::new(x, y, 0.2).into(),
