@@ -278,6 +278,47 @@ proptest! {
     }
 }
 
+/// B resting on A, up to 0.03 deep, face to face or turned at random, from `start` (B's
+/// origin, A's frame) brought down onto A, played through [`check_frames`] as `name`; the sharp
+/// check's rounding is f32's relative to `size`.
+fn check_resting(
+    name: String,
+    (a64, b64): (&Shape<f64>, &Shape<f64>),
+    (a, b): (&Shape<f32>, &Shape<f32>),
+    (start, size): (Vector<f64>, f64),
+    rng: &mut Pcg64,
+    counts: &mut Counts,
+) -> Result<(), String> {
+    let turn = if rng.random_bool(0.5) {
+        UnitQuaternion::from_scaled_axis(random_unit(rng) * 0.005)
+    } else {
+        random_rotation(rng)
+    };
+    let start = Isometry::from_parts(start.into(), turn);
+    let target = rng.random_range(-0.03..0.0);
+    let pose = close_gap(a64, &Isometry::identity(), b64, start, target);
+    let pair = Pair {
+        name,
+        shapes64: (a64, b64),
+        shapes: (a, b),
+        pos12: pose.cast::<f32>(),
+        rounding: 16.0 * f64::from(f32::EPSILON) * size,
+    };
+    check_frames(&pair, rng, counts).map_err(|e| e.to_string())
+}
+
+/// The guard of a test's pairs (`pairs` of them, their paths in `counts`, printed): most
+/// creeping frames stood, more than one in `share` of the walking ones, no drifting one.
+fn assert_stood(counts: &Counts, pairs: usize, share: usize) {
+    eprintln!("{counts:?}");
+    assert!(
+        counts.still_walking * share > WALKING * pairs
+            && counts.still * 4 > CREEPING * pairs * 3
+            && counts.still_drifting == 0,
+        "{pairs} pairs: {counts:?}"
+    );
+}
+
 /// The same frames on a floor as A, in f32: a 40 × 1 × 40 box, every zoo shape as B resting
 /// on it up to 0.03 deep, up to 15 from its centre (the floor's support corner 28 from its
 /// origin, B's origin up to 21), face to face or turned at random; every `Still` answer
@@ -298,32 +339,18 @@ fn shapes_on_a_large_floor_verify_in_f32() -> Result<(), String> {
         for j in 0..zoo64.len() {
             let b64 = &zoo64[j].1;
             let (x, z) = (rng.random_range(-15.0..15.0), rng.random_range(-15.0..15.0));
-            let turn = if rng.random_bool(0.5) {
-                UnitQuaternion::from_scaled_axis(random_unit(&mut rng) * 0.005)
-            } else {
-                random_rotation(&mut rng)
-            };
-            let start = Isometry::from_parts(Vector::new(x, 3.0, z).into(), turn);
-            let target = rng.random_range(-0.03..0.0);
-            let pose = close_gap(&floor64, &Isometry::identity(), b64, start, target);
-            let pair = Pair {
-                name: format!("{} on the floor at ({x:.1}, {z:.1})", zoo32[j].0),
-                shapes64: (&floor64, b64),
-                shapes: (&floor, &zoo32[j].1),
-                pos12: pose.cast::<f32>(),
-                rounding: 16.0 * f64::from(f32::EPSILON) * half_diagonal(b64),
-            };
-            check_frames(&pair, &mut rng, &mut counts).map_err(|e| e.to_string())?;
+            check_resting(
+                format!("{} on the floor at ({x:.1}, {z:.1})", zoo32[j].0),
+                (&floor64, b64),
+                (&floor, &zoo32[j].1),
+                (Vector::new(x, 3.0, z), half_diagonal(b64)),
+                &mut rng,
+                &mut counts,
+            )?;
             pairs += 1;
         }
     }
-    eprintln!("{counts:?}");
-    assert!(
-        counts.still_walking * 2 > WALKING * pairs
-            && counts.still * 4 > CREEPING * pairs * 3
-            && counts.still_drifting == 0,
-        "{pairs} pairs: {counts:?}"
-    );
+    assert_stood(&counts, pairs, 2);
     Ok(())
 }
 
@@ -359,32 +386,18 @@ fn hulls_of_64_vertices_verify_from_their_features_in_f32() -> Result<(), String
     for (i, j) in [(0, 0), (1, 0), (0, 1), (2, 0), (0, 2)] {
         let ((name_a, a64, a), (name_b, b64, b)) = (shapes[i], shapes[j]);
         for _ in 0..4 {
-            let turn = if rng.random_bool(0.5) {
-                UnitQuaternion::from_scaled_axis(random_unit(&mut rng) * 0.005)
-            } else {
-                random_rotation(&mut rng)
-            };
-            let start = Isometry::from_parts(Vector::new(0.05, 2.0, -0.05).into(), turn);
-            let target = rng.random_range(-0.03..0.0);
-            let pose = close_gap(a64, &Isometry::identity(), b64, start, target);
-            let pair = Pair {
-                name: format!("{name_b} on {name_a}"),
-                shapes64: (a64, b64),
-                shapes: (a, b),
-                pos12: pose.cast::<f32>(),
-                rounding: 16.0 * f64::from(f32::EPSILON) * scale(a64, b64),
-            };
-            check_frames(&pair, &mut rng, &mut counts).map_err(|e| e.to_string())?;
+            check_resting(
+                format!("{name_b} on {name_a}"),
+                (a64, b64),
+                (a, b),
+                (Vector::new(0.05, 2.0, -0.05), scale(a64, b64)),
+                &mut rng,
+                &mut counts,
+            )?;
             pairs += 1;
         }
     }
-    eprintln!("{counts:?}");
-    assert!(
-        counts.still_walking * 10 > WALKING * pairs
-            && counts.still * 4 > CREEPING * pairs * 3
-            && counts.still_drifting == 0,
-        "{pairs} pairs: {counts:?}"
-    );
+    assert_stood(&counts, pairs, 10);
     Ok(())
 }
 
