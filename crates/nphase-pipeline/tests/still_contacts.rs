@@ -27,12 +27,12 @@
 mod common;
 
 use common::{
-    close_gap, half_diagonal, random_pair, random_rotation, random_unit, rng, scale, support_gap,
-    zoo, zoo_in,
+    close_gap, half_diagonal, hull64_in, random_pair, random_rotation, random_unit, rng, scale,
+    support_gap, zoo, zoo_in,
 };
 use nphase_gjk::SimplexCache;
 use nphase_math::nalgebra::UnitQuaternion;
-use nphase_math::{Isometry, Point, Real, Vector};
+use nphase_math::{Isometry, Real, Vector};
 use nphase_pipeline::{
     ContactManifold, ContactQuality, DEPTH_HYSTERESIS, PairInput, PairState, PairWorkspace, Reuse,
     query_pair, update_manifold,
@@ -365,12 +365,7 @@ fn shapes_on_a_large_floor_verify_in_f32() -> Result<(), String> {
 #[test]
 fn hulls_of_64_vertices_verify_from_their_features_in_f32() -> Result<(), String> {
     let mut rng = rng(0x6875_6c6c_3634);
-    let sphere: Vec<Point<f32>> = (0..64)
-        .map(|_| Point::from(random_unit(&mut rng).cast::<f32>() * 0.45))
-        .collect();
-    let hull = Shape::convex(&sphere).expect("valid");
-    let hull64 =
-        Shape::convex(&sphere.iter().map(|p| p.cast::<f64>()).collect::<Vec<_>>()).expect("valid");
+    let (hull64, hull) = (hull64_in::<f64>(), hull64_in::<f32>());
     let (zoo64, zoo32) = (zoo(), zoo_in::<f32>());
     let mut shapes: Vec<(&str, &Shape<f64>, &Shape<f32>)> = vec![("hull64", &hull64, &hull)];
     for name in ["cuboid", "convex"] {
@@ -490,11 +485,7 @@ fn a_standing_manifold_past_its_allowance_stands_where_its_gap_verifies_it() {
 /// on B) raises the gap and lets the sinking stand, and this test fails.
 #[test]
 fn hulls_sinking_past_the_allowance_are_computed_again() {
-    let hull = common::polytopes()
-        .into_iter()
-        .find(|(name, _)| *name == "hull64")
-        .expect("a 64-vertex hull")
-        .1;
+    let hull = hull64_in::<f64>();
     let mut workspace = PairWorkspace::new();
     let mut rng = rng(0x7369_6e6b);
     let mut checked = 0;

@@ -137,6 +137,16 @@ pub fn random_rotation(rng: &mut Pcg64) -> UnitQuaternion<f64> {
     UnitQuaternion::from_scaled_axis(random_unit(rng) * rng.random_range(0.0..std::f64::consts::PI))
 }
 
+/// A hull of 64 points on a sphere of radius 0.45 (seeded), in precision `T` (the f64 points
+/// rounded): every vertex a hull vertex, enough of them that support searches climb.
+pub fn hull64_in<T: Real>() -> Shape<T> {
+    let mut r = rng(64);
+    let sphere: Vec<Point<T>> = (0..64)
+        .map(|_| Point::from(random_unit(&mut r) * 0.45).map(T::lit))
+        .collect();
+    Shape::convex(&sphere).expect("valid")
+}
+
 /// The polytopes of the separating-axis tests, named: box, rounded box, triangle, a 20-point
 /// and a 64-point hull, a flat hull (a polygon).
 pub fn polytopes() -> Vec<(&'static str, Shape<f64>)> {
@@ -147,10 +157,6 @@ pub fn polytopes() -> Vec<(&'static str, Shape<f64>)> {
             .map(|(_, s)| s.clone())
             .expect("in the zoo")
     };
-    let mut r = rng(64);
-    let sphere: Vec<Point<f64>> = (0..64)
-        .map(|_| Point::from(random_unit(&mut r) * 0.45))
-        .collect();
     let polygon: Vec<Point<f64>> = (0..7)
         .map(|k| {
             let a = f64::from(k) * 0.9;
@@ -163,7 +169,7 @@ pub fn polytopes() -> Vec<(&'static str, Shape<f64>)> {
         ("round_cuboid", pick("round_cuboid")),
         ("triangle", pick("triangle")),
         ("convex", pick("convex")),
-        ("hull64", Shape::convex(&sphere).expect("valid")),
+        ("hull64", hull64_in()),
         ("polygon", Shape::convex(&polygon).expect("valid")),
     ]
 }
