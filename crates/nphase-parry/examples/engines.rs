@@ -5,7 +5,13 @@
 //! cargo run --release -p nphase-parry --example engines              # 600 steps, 3 rounds
 //! cargo run --release -p nphase-parry --example engines -- 120 1     # steps, rounds
 //! cargo run --release -p nphase-parry --example engines -- 100 1 towers  # scenes named so
+//! cargo run --release -p nphase-parry --example engines -- 600 1 mixed merged
 //! ```
+//!
+//! With `merged` after the scene filter (`""` for every scene), the stock column is stock
+//! rapier with its solver given each place of a manifold once (`Engine::RapierMerged`: the
+//! solver contacts within `COINCIDENT` of an earlier one dropped) — the control of
+//! docs/engines.md for issue 12's mixed-pile bars.
 //!
 //! Each scene and seed runs `rounds` times per engine, interleaved (rapier, nphase, rapier,
 //! nphase, …) so that both see the same machine state; the times are each case's fastest round
@@ -21,13 +27,17 @@ use scenes::{
     build, command_line,
 };
 
-const ENGINES: [Engine; 2] = [Engine::Rapier, Engine::Nphase];
-
 fn main() {
     let (steps, rounds, scenes) = command_line();
+    let stock = match std::env::args().nth(4).as_deref() {
+        Some("merged") => Engine::RapierMerged,
+        _ => Engine::Rapier,
+    };
+    let engines = [stock, Engine::Nphase];
     println!(
         "{steps} steps at 60 Hz, f32, sleeping and contact recycling off, seeds {SEEDS:?}; \
-         times: fastest of {rounds} interleaved rounds.\n"
+         times: fastest of {rounds} interleaved rounds; stock: {}.\n",
+        stock.name()
     );
     println!(
         "| scene | seed | engine | ms / step | narrowphase ms / step | at rest | \
@@ -47,7 +57,7 @@ fn main() {
         for seed in SEEDS {
             let mut best: [Option<Report>; 2] = [None, None];
             for _ in 0..rounds {
-                for (engine, best) in ENGINES.iter().zip(&mut best) {
+                for (engine, best) in engines.iter().zip(&mut best) {
                     let report = build(scene, *engine, seed).run(steps);
                     *best = Some(match best.take() {
                         None => report,
@@ -58,7 +68,7 @@ fn main() {
             let [Some(stock), Some(nphase)] = best else {
                 unreachable!("rounds >= 1")
             };
-            for (engine, report) in ENGINES.iter().zip([&stock, &nphase]) {
+            for (engine, report) in engines.iter().zip([&stock, &nphase]) {
                 row(scene, seed, *engine, report);
             }
             renames.push((scene, seed, stock.renames, nphase.renames));

@@ -103,6 +103,7 @@ fn main() {
         let trajectory = match engine {
             Engine::Rapier => "stock",
             Engine::Nphase => "nphase",
+            Engine::RapierMerged => unreachable!("the replay records stock and nphase only"),
         };
         println!(
             "| {} | {seed} | {trajectory} | {pair_steps} | {:.3} | {:.3} | {:.2} | {:.3} | \

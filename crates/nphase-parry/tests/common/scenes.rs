@@ -4,8 +4,9 @@
 //!
 //! f32, 60 Hz (rapier's default `dt`), sleeping off on every body and rapier's contact
 //! recycling off, so every pair goes through the narrowphase at every step. Run with stock
-//! rapier (`Engine::Rapier`) or with nphase's dispatcher (`Engine::Nphase`); everything else is
-//! identical, including what the seed decides:
+//! rapier (`Engine::Rapier`), with nphase's dispatcher (`Engine::Nphase`), or with stock rapier
+//! giving each place of a manifold to its solver once (`Engine::RapierMerged`, the control for
+//! issue 12's mixed-pile bars); everything else is identical, including what the seed decides:
 //!
 //! * stack and towers: each box or cylinder is moved sideways (x and z) by up to
 //!   [`PLACEMENT_JITTER`] and turned about the vertical by up to [`YAW_JITTER`] (uniform,
@@ -61,6 +62,15 @@ pub enum Engine {
     Rapier,
     /// [`nphase_parry::Dispatcher`].
     Nphase,
+    /// rapier's own, its solver given each place of a manifold once: solver contacts within
+    /// [`COINCIDENT`] of an earlier one of their manifold are dropped ([`MergeCoincident`]).
+    /// parry appends its exact witness to the clipped points of a convex manifold, and on a
+    /// curved pair it mostly lands on one of them: a place held by two soft constraints, which
+    /// rest shallower under a load than one. nphase names each place once, so this is stock's
+    /// contacts with nphase's multiplicity — what issue 12's mixed-pile bars compare against in
+    /// `tests/engines.rs` besides stock itself. A control for a measurement, not a
+    /// configuration to ship.
+    RapierMerged,
 }
 
 impl Engine {
@@ -68,6 +78,7 @@ impl Engine {
         match self {
             Engine::Rapier => "rapier",
             Engine::Nphase => "rapier + nphase",
+            Engine::RapierMerged => "rapier, each place once",
         }
     }
 }
@@ -259,6 +270,8 @@ pub struct World {
     starts: Vec<(RigidBodyHandle, Vector)>,
     pub scene: Scene,
     pub dispatcher: Option<Dispatcher>,
+    /// Whether the solver gets each place once ([`Engine::RapierMerged`]).
+    merge_coincident: bool,
     /// Each collider's curved kind, if it has one (the mixed scene's statistics).
     curved: HashMap<ColliderHandle, Curved>,
 }
@@ -314,7 +327,7 @@ pub fn build(scene: Scene, engine: Engine, seed: u64) -> World {
     let mut world = PhysicsWorld::new();
     world.integration_parameters.contact_recycling = false;
     let dispatcher = match engine {
-        Engine::Rapier => None,
+        Engine::Rapier | Engine::RapierMerged => None,
         Engine::Nphase => {
             let d = Dispatcher::default();
             world.narrow_phase = NarrowPhase::with_query_dispatcher(d.clone());
@@ -449,13 +462,45 @@ pub fn build(scene: Scene, engine: Engine, seed: u64) -> World {
         .filter(|(_, b)| b.is_dynamic())
         .map(|(h, b)| (h, b.translation()))
         .collect();
+    let merge_coincident = engine == Engine::RapierMerged;
+    if merge_coincident {
+        for (_, collider) in world.colliders.iter_mut() {
+            collider.set_active_hooks(ActiveHooks::MODIFY_SOLVER_CONTACTS);
+        }
+    }
     World {
         world,
         tracked,
         starts,
         scene,
         dispatcher,
+        merge_coincident,
         curved,
+    }
+}
+
+/// The hook of [`Engine::RapierMerged`]: a manifold's solver contacts within [`COINCIDENT`] of
+/// an earlier one are dropped, the first of each place kept (parry's witness comes after the
+/// clipped points). The anchors are world points inside the hook; the distance between two is
+/// the same in either body's frame.
+struct MergeCoincident;
+
+impl PhysicsHooks for MergeCoincident {
+    fn modify_solver_contacts(&self, context: &mut ContactModificationContext) {
+        let Some(manifold) = context.rigid_mut() else {
+            return;
+        };
+        let contacts = &mut *manifold.solver_contacts;
+        let mut kept = 0;
+        for i in 0..contacts.len() {
+            let contact = contacts[i];
+            let apart = |k: &SolverContact| (k.anchor1 - contact.anchor1).length() >= COINCIDENT;
+            if contacts[..kept].iter().all(apart) {
+                contacts[kept] = contact;
+                kept += 1;
+            }
+        }
+        contacts.truncate(kept);
     }
 }
 
@@ -523,7 +568,11 @@ impl World {
                 Vec::new()
             };
             let start = Instant::now();
-            self.world.step();
+            if self.merge_coincident {
+                self.world.step_with_events(&MergeCoincident, &());
+            } else {
+                self.world.step();
+            }
             report.step_time += start.elapsed();
             if resting {
                 self.measure_motion(&before, &mut report.resting_motion);
