@@ -15,7 +15,13 @@
 //! ```sh
 //! cargo run --release -p nphase-parry --example replay                 # 600 steps, 3 rounds
 //! cargo run --release -p nphase-parry --example replay -- 300 5 mixed  # steps, rounds, scenes
+//! cargo run --release -p nphase-parry --example replay -- 600 1 pyramid swapped
 //! ```
+//!
+//! With `swapped` after the scene filter (`""` for every scene), every pair is recorded with its
+//! two colliders the other way round (collider 1's pose in collider 2's frame): what a scene
+//! whose bodies were created in another order hands the narrowphase — a box on the ground with
+//! the ground second.
 //!
 //! Each round replays the recording once with each dispatcher, from fresh pair slots, the two
 //! in turn; the times are each dispatcher's fastest round (the machine is shared). The last
@@ -63,6 +69,7 @@ struct Slot {
 
 fn main() {
     let (steps, rounds, scenes) = command_line();
+    let swapped = std::env::args().nth(4).as_deref() == Some("swapped");
     println!(
         "{steps} steps of rapier replayed, seeds {SEEDS:?}; times: fastest of {rounds} \
          rounds, the dispatchers in turn; at rest: the last {RESTING_STEPS} steps.\n"
@@ -81,7 +88,7 @@ fn main() {
             .flat_map(move |seed| [Engine::Rapier, Engine::Nphase].map(|e| (scene, seed, e)))
     });
     for (scene, seed, engine) in runs {
-        let recording = record(scene, seed, engine, steps);
+        let recording = record(scene, seed, engine, steps, swapped);
         let pair_steps: usize = recording.steps.iter().map(Vec::len).sum();
         let mut best = [(Duration::MAX, Duration::MAX); 2];
         let mut full = 0.0;
@@ -124,8 +131,9 @@ fn main() {
 
 /// Steps `scene` with rapier and `engine`'s narrowphase and records, after each step, every
 /// pair rapier's narrowphase holds (the broadphase's pairs, touching or not) with its relative
-/// pose: the input of the next step's narrowphase.
-fn record(scene: Scene, seed: u64, engine: Engine, steps: usize) -> Recording {
+/// pose: the input of the next step's narrowphase — with its colliders the other way round
+/// where `swapped`.
+fn record(scene: Scene, seed: u64, engine: Engine, steps: usize, swapped: bool) -> Recording {
     let mut world = build(scene, engine, seed).world;
     let prediction = world.integration_parameters.prediction_distance();
     let mut shapes = Vec::new();
@@ -140,7 +148,11 @@ fn record(scene: Scene, seed: u64, engine: Engine, steps: usize) -> Recording {
         world.step();
         let mut pairs = Vec::new();
         for pair in world.narrow_phase.contact_pairs() {
-            let (h1, h2) = (pair.collider1, pair.collider2);
+            let (h1, h2) = if swapped {
+                (pair.collider2, pair.collider1)
+            } else {
+                (pair.collider1, pair.collider2)
+            };
             let (Some(c1), Some(c2)) = (world.colliders.get(h1), world.colliders.get(h2)) else {
                 continue;
             };

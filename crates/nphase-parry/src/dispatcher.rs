@@ -39,7 +39,7 @@ use parry3d_031::shape as ps;
 use crate::glam_nalgebra::{point_from_na, pose_in_range, pose_to_na, vector_from_na};
 use crate::hull_cache::HullCache;
 use crate::pair_counters::PairCounters;
-use crate::pair_workspace::NphasePair;
+use crate::pair_workspace::{NphasePair, Ready};
 use crate::parry_manifold::{Pair, PairReport, collide_into};
 use crate::shape_conversion::{convert_with, source_key};
 
@@ -198,6 +198,29 @@ struct OneShot {
     shape1: Shape<f32>,
     shape2: Shape<f32>,
     pos12: Isometry<f32>,
+}
+
+/// A pair nphase takes the other way round (`NphasePair::swapped`: parry's second shape the
+/// larger by far): nphase's A is parry's second shape, at the inverse pose, and parry's manifold
+/// is written mirrored. Out of line, to keep the common path as it is.
+#[inline(never)]
+fn collide_mirrored<M, C: Copy + Default>(
+    ready: Ready<'_>,
+    pos12: &Pose,
+    prediction: Real,
+    manifold: &mut ContactManifold<M, C>,
+) -> PairReport {
+    let input = PairInput {
+        shape1: ready.shape2,
+        shape2: ready.shape1,
+        pos12: pose_to_na(pos12).inverse(),
+        prediction,
+    };
+    let pair = Pair {
+        state: ready.state,
+        manifold: ready.manifold,
+    };
+    collide_into::<M, C, true>(&input, pair, manifold)
 }
 
 fn prediction_is_valid(prediction: Real) -> bool {
@@ -365,17 +388,21 @@ where
                 if manifolds.is_empty() {
                     manifolds.push(ContactManifold::new());
                 }
-                let input = PairInput {
-                    shape1: ready.shape1,
-                    shape2: ready.shape2,
-                    pos12: pose_to_na(pos12),
-                    prediction,
+                let report = if ready.swapped {
+                    collide_mirrored(ready, pos12, prediction, &mut manifolds[0])
+                } else {
+                    let input = PairInput {
+                        shape1: ready.shape1,
+                        shape2: ready.shape2,
+                        pos12: pose_to_na(pos12),
+                        prediction,
+                    };
+                    let pair = Pair {
+                        state: ready.state,
+                        manifold: ready.manifold,
+                    };
+                    collide_into::<M, C, false>(&input, pair, &mut manifolds[0])
                 };
-                let pair = Pair {
-                    state: ready.state,
-                    manifold: ready.manifold,
-                };
-                let report = collide_into(&input, pair, &mut manifolds[0]);
                 self.count_pair(report);
                 return Ok(());
             }
@@ -413,7 +440,7 @@ where
                 state: &mut state,
                 manifold: &mut last,
             };
-            let report = collide_into(&input, pair, manifold);
+            let report = collide_into::<M, C, false>(&input, pair, manifold);
             self.count_pair(report);
             return Ok(());
         }

@@ -5,7 +5,8 @@
 //! changes). parry's convex pairs leave it empty; nphase stores [`NphasePair`] there: the two
 //! converted shapes (each with the [`SourceKey`] it was made from, so hulls are converted once,
 //! and a round shape's `Arc` is not rebuilt every frame) and nphase's `PairState` and
-//! last manifold (what `update_manifold` starts from).
+//! last manifold (what `update_manifold` starts from), and which way round nphase takes the
+//! pair ([`NphasePair::swapped`]).
 //!
 //! This is one small heap allocation per pair, made when the pair first reaches the
 //! narrowphase; parry's workspace type (`Box<dyn WorkspaceData>`) leaves no other choice.
@@ -28,7 +29,24 @@ pub(crate) struct NphasePair {
     /// nphase's manifold of last frame, which `update_manifold` starts from (and returns as it
     /// is when its reuse is certified).
     manifold: ContactManifold<f32>,
+    /// Whether nphase takes the pair the other way round — parry's second shape as its A —
+    /// because that shape reaches more than [`SWAP_REACH`] × as far from its origin as the
+    /// first: decided from the two shapes when they are converted, so for the pair's life
+    /// (nphase's contract: the same shapes in the same order). nphase's certified reuse bounds
+    /// how far B's points move in A's frame, and a turn of a small A swings a large B's far
+    /// points through `θ ρ_B` there: a box resting on a 40-wide floor given as B moves the
+    /// floor's corners by more than the allowance at every step, so its contact never stands
+    /// and is computed again at every step; taken with the floor as A, the box's own reach
+    /// bounds it, as when rapier hands the floor first (docs/performance.md, stop 56). `state`
+    /// and `manifold` are nphase's, in its order; the adapter writes parry's manifold in
+    /// parry's.
+    swapped: bool,
 }
+
+/// nphase takes a pair the other way round when parry's second shape reaches more than this
+/// many times as far as the first ([`NphasePair::swapped`]): a floor, a wall, a large body
+/// under a small one; between shapes of a size the order stays parry's.
+const SWAP_REACH: f32 = 4.0;
 
 // The heap block each pair adds is two of these (a 56-byte shape and its 44-byte key),
 // nphase's PairState and ContactManifold (sized by nphase-pipeline). Pinned so that the
@@ -48,6 +66,7 @@ impl Default for NphasePair {
             shapes: [None, None],
             state: PairState::new(),
             manifold: ContactManifold::default(),
+            swapped: false,
         }
     }
 }
@@ -97,6 +116,7 @@ impl NphasePair {
                 shape2: b.shape.as_ref()?,
                 state: &mut self.state,
                 manifold: &mut self.manifold,
+                swapped: self.swapped,
             }),
             // `convert` filled both slots.
             _ => Err(&UNRESOLVED),
@@ -105,7 +125,8 @@ impl NphasePair {
 
     /// Converts the shapes whose keys changed (or that the pair has not met), and starts the
     /// pair's state and manifold again: its warm-start vertex ids name the old shapes'
-    /// vertices. Out of line: a pair's first frame, or a shape edited in place.
+    /// vertices; and decides which way round nphase takes the pair ([`Self::swapped`]). Out of
+    /// line: a pair's first frame, or a shape edited in place.
     #[cold]
     #[inline(never)]
     fn convert(&mut self, keys: [SourceKey; 2], shapes: [&dyn ps::Shape; 2], hulls: &HullCache) {
@@ -119,7 +140,21 @@ impl NphasePair {
         }
         self.state = PairState::new();
         self.manifold = ContactManifold::default();
+        self.swapped = match &self.shapes {
+            [Some(a), Some(b)] => match (&a.shape, &b.shape) {
+                (Ok(a), Ok(b)) => reach(b) > SWAP_REACH * reach(a),
+                _ => false,
+            },
+            _ => false,
+        };
     }
+}
+
+/// The largest distance of a point of `shape` from its origin, bounded by its local box: the
+/// distance of the box's centre plus its half-diagonal.
+fn reach(shape: &Shape<f32>) -> f32 {
+    let aabb = shape.local_aabb();
+    aabb.center().coords.norm() + aabb.half_diagonal()
 }
 
 /// The error of a slot left empty, which [`NphasePair::resolve`] rules out (it converts what
@@ -134,4 +169,6 @@ pub(crate) struct Ready<'a> {
     pub(crate) shape2: &'a Shape<f32>,
     pub(crate) state: &'a mut PairState<f32>,
     pub(crate) manifold: &'a mut ContactManifold<f32>,
+    /// Whether nphase takes the pair the other way round ([`NphasePair::swapped`]).
+    pub(crate) swapped: bool,
 }

@@ -338,6 +338,70 @@ fn standing_pairs_keep_the_points_the_engine_holds() {
     }
 }
 
+/// A box resting on a large floor under a solver's jitter (1e-6 m and rad a step), handed to
+/// the dispatcher with the floor first and, in another dispatcher, with the box first (the
+/// order rapier hands a pair in is its own): nphase takes the box-first pair the other way
+/// round (the floor reaches 30 × as far), so both stand alike — on most steps nphase's
+/// certified `Still`, where with the small box as nphase's A the floor's far corners swing past
+/// the allowance at every step and every step is computed again — and the box-first manifold
+/// is the floor-first one mirrored: `(fid1, fid2)`, the local points and the normals swapped,
+/// the distances the same (up to the f32 rounding of the pose's inverse), the engine's data
+/// carried over by feature as in the other order.
+#[test]
+fn a_small_shape_on_a_large_one_stands_in_either_order() {
+    let (floor_first, box_first) = (Dispatcher::default(), Dispatcher::default());
+    let floor = ps::Cuboid::new(Vector::new(20.0, 0.5, 20.0));
+    let cube = ps::Cuboid::new(Vector::splat(0.5));
+    let (mut direct, mut mirrored) = ((Manifolds::new(), None), (Manifolds::new(), None));
+    let steps = 40;
+    for step in 0..steps {
+        let k = step as f32;
+        let jitter = |phase: f32| 1e-6 * (k * 0.7 + phase).sin();
+        let pos12 = Pose::new(
+            Vector::new(15.0 + jitter(0.0), 0.999 + jitter(1.0), 3.0 + jitter(2.0)),
+            Vector::new(jitter(3.0), jitter(4.0), jitter(5.0)),
+        );
+        manifolds(&floor_first, &pos12, &floor, &cube, 0.01, &mut direct);
+        manifolds(
+            &box_first,
+            &pos12.inverse(),
+            &cube,
+            &floor,
+            0.01,
+            &mut mirrored,
+        );
+        let (d, m) = (&direct.0[0], &mirrored.0[0]);
+        assert_eq!(d.points.len(), 4, "step {step}");
+        assert_eq!(m.points.len(), d.points.len(), "step {step}");
+        assert!((m.local_n1 - d.local_n2).length() < 1e-5, "step {step}");
+        assert!((m.local_n2 - d.local_n1).length() < 1e-5, "step {step}");
+        for p in &d.points {
+            let q = m
+                .points
+                .iter()
+                .find(|q| (q.fid1, q.fid2) == (p.fid2, p.fid1))
+                .unwrap_or_else(|| panic!("step {step}: no mirror of {p:?} in {m:?}"));
+            assert!((q.local_p1 - p.local_p2).length() < 1e-4, "step {step}");
+            assert!((q.local_p2 - p.local_p1).length() < 1e-4, "step {step}");
+            assert!((q.dist - p.dist).abs() < 1e-5, "step {step}");
+            if step > 0 {
+                assert_eq!(q.data, u64::from(q.fid1.0 ^ q.fid2.0), "step {step}");
+            }
+        }
+        for q in &mut mirrored.0[0].points {
+            q.data = u64::from(q.fid1.0 ^ q.fid2.0);
+        }
+    }
+    let (d, m) = (floor_first.stats(), box_first.stats());
+    assert_eq!(m.nphase_pairs, steps);
+    assert!(
+        d.still_pairs > steps / 2 && m.still_pairs == d.still_pairs,
+        "steps standing: floor first {}, box first {}",
+        d.still_pairs,
+        m.still_pairs
+    );
+}
+
 /// One conversion per distinct hull, however many pairs and frames meet it; a shape edited in
 /// place (a ball's radius) is converted again.
 #[test]
