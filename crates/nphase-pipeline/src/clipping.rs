@@ -166,29 +166,55 @@ impl<T: Real> Cut<'_, T> {
     }
 }
 
-/// The usual cut of a loop, in place: the vertices outside the plane are one run `start..end`
-/// that holds neither the loop's first vertex nor its last (`start`, the first vertex outside,
-/// is given). [`clip_loop`] would keep every other vertex in its place and put the crossing
-/// leaving the plane and the one entering it where the run was: so does this, without copying
-/// the loop. Returns `false`, leaving the loop as it is, for any other case.
+/// The usual cut of a loop, in place: the vertices outside the plane are one run, taken round
+/// the loop (it may hold the loop's last vertex and its first), and some vertex is inside
+/// (`start`, the first vertex outside, is given). [`clip_loop`] would keep the vertices inside
+/// in their order, the crossing entering the plane before them where the run holds the loop's
+/// first vertex, the crossing leaving it after them, and the entering one after that where the
+/// run does not: so does this, without copying the loop. Returns `false`, leaving the loop as it
+/// is, for any other case.
 fn cut_one_run<T: Real>(
     polygon: &mut Vec<ClipVertex<T>>,
     start: usize,
     plane: &SidePlane<T>,
     cut: &Cut<'_, T>,
 ) -> bool {
+    let n = polygon.len();
     let out = |i: usize| outside(plane, &polygon[i].point);
-    let end = (start + 1..polygon.len())
-        .find(|&i| !out(i))
-        .unwrap_or(polygon.len());
-    if start == 0 || end == polygon.len() || (end + 1..polygon.len()).any(out) {
+    let cross = |i: usize| crossing_after(polygon, i, plane, cut);
+    if start == 0 {
+        // The run holds the first vertex: the vertices inside are `first_in..end`, and the
+        // vertices from `end` on are the run's other part.
+        let Some(first_in) = (1..n).find(|&i| !out(i)) else {
+            return false;
+        };
+        let end = (first_in + 1..n).find(|&i| out(i)).unwrap_or(n);
+        if (end + 1..n).any(|i| !out(i)) {
+            return false;
+        }
+        let enter = cross(first_in - 1);
+        let mut leave = cross(end - 1);
+        leave.edge = Along::Side(cut.k as u8);
+        // The slot before the vertices inside takes the entering crossing, the one after them
+        // the leaving crossing (a slot made for it at the loop's end), and the run goes.
+        polygon[first_in - 1] = enter;
+        if end == n {
+            polygon.push(leave);
+        } else {
+            polygon[end] = leave;
+            polygon.truncate(end + 1);
+        }
+        polygon.drain(..first_in - 1);
+        return true;
+    }
+    // The run is `start..end` (`end` = n: it holds the last vertex), the rest inside.
+    let end = (start + 1..n).find(|&i| !out(i)).unwrap_or(n);
+    if (end + 1..n).any(out) {
         return false;
     }
-    let d = |i: usize| height(plane, &polygon[i].point);
-    let (before, last_out) = (start - 1, end - 1);
-    let mut leave = crossing(&polygon[before], &polygon[start], d(before), d(start), cut);
+    let mut leave = cross(start - 1);
     leave.edge = Along::Side(cut.k as u8);
-    let enter = crossing(&polygon[last_out], &polygon[end], d(last_out), d(end), cut);
+    let enter = cross(end - 1);
     // The run's first slot takes the leaving crossing, the next one the entering crossing (a
     // slot made for it where the run is one vertex), and the rest of the run goes.
     polygon[start] = leave;
@@ -199,6 +225,20 @@ fn cut_one_run<T: Real>(
         polygon.drain(start + 2..end);
     }
     true
+}
+
+/// Where the edge from vertex `i` of the loop `polygon` to the next one (round the loop)
+/// crosses the plane.
+#[inline(always)]
+fn crossing_after<T: Real>(
+    polygon: &[ClipVertex<T>],
+    i: usize,
+    plane: &SidePlane<T>,
+    cut: &Cut<'_, T>,
+) -> ClipVertex<T> {
+    let j = if i + 1 == polygon.len() { 0 } else { i + 1 };
+    let (a, b) = (&polygon[i], &polygon[j]);
+    crossing(a, b, height(plane, &a.point), height(plane, &b.point), cut)
 }
 
 fn clip_loop<T: Real>(
@@ -475,8 +515,8 @@ mod tests {
     /// The in-place cut (`cut_one_run`) is the copying walk's (`clip_loop`) answer bit for
     /// bit: random convex loops (16-gons of jittered radius, turned, in f32 as the towers'
     /// caps are) against planes through random points near their rims, in random directions.
-    /// The sample must take the in-place path often and leave it often (a plane cutting off
-    /// the first or last vertex, or missing the loop).
+    /// The sample must take the in-place path often, a run holding the loop's first or last
+    /// vertex too, and leave it often (a plane missing the loop).
     #[test]
     fn the_in_place_cut_is_the_walks_answer() {
         use rand::{Rng, SeedableRng};
