@@ -74,8 +74,14 @@ pub(crate) fn reduce_to_four<T: Real, C: Candidate<T> + Copy>(
                 .iter()
                 .fold(T::neg_infinity(), |m, a| Float::max(m, -orientation * *a))
         };
-        let (fourth, score) = best_with_score(points, outside);
-        if score > T::zero() && !chosen.contains(&fourth) {
+        // The three chosen points add no area (two of their areas are 0, the third is the
+        // triangle's own, inside): only the others are scored.
+        let others = points
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !chosen.contains(i));
+        let (fourth, score) = best_with_score(others, outside);
+        if score > T::zero() {
             chosen.push(fourth);
         }
     }
@@ -108,11 +114,15 @@ fn first_point<T: Real, C: Candidate<T>>(points: &[C], depth_tie: T) -> usize {
 /// The point with the best score, a point new this frame competing with [`NEW_POINT_BIAS`] of
 /// its score (scores are non-negative here: squared lengths and areas); the earlier on a tie.
 fn index_of_best<T: Real, C: Candidate<T>>(points: &[C], score: impl Fn(&C) -> T) -> usize {
-    best_with_score(points, score).0
+    best_with_score(points.iter().enumerate(), score).0
 }
 
-/// [`index_of_best`] with the winner's unbiased score.
-fn best_with_score<T: Real, C: Candidate<T>>(points: &[C], score: impl Fn(&C) -> T) -> (usize, T) {
+/// [`index_of_best`] of some of the points (with their places), with the winner's unbiased
+/// score.
+fn best_with_score<'a, T: Real, C: Candidate<T> + 'a>(
+    points: impl Iterator<Item = (usize, &'a C)>,
+    score: impl Fn(&C) -> T,
+) -> (usize, T) {
     let bias = T::lit(NEW_POINT_BIAS);
     first_maximum(points, |p| {
         let s = score(p);
@@ -122,18 +132,21 @@ fn best_with_score<T: Real, C: Candidate<T>>(points: &[C], score: impl Fn(&C) ->
 
 /// The point with the largest score; the earlier on a tie.
 fn index_of_best_by<T: Real, C>(points: &[C], score: impl Fn(&C) -> T) -> usize {
-    first_maximum(points, |p| {
+    first_maximum(points.iter().enumerate(), |p| {
         let s = score(p);
         (s, s)
     })
     .0
 }
 
-/// The first point with the largest `rank(p).0`, with its `rank(p).1` (what the caller wants
-/// back of the winner).
-fn first_maximum<T: Real, C>(points: &[C], rank: impl Fn(&C) -> (T, T)) -> (usize, T) {
+/// Of `points` (with their places), the place of the first with the largest `rank(p).0`, with
+/// its `rank(p).1` (what the caller wants back of the winner).
+fn first_maximum<'a, T: Real, C: 'a>(
+    points: impl Iterator<Item = (usize, &'a C)>,
+    rank: impl Fn(&C) -> (T, T),
+) -> (usize, T) {
     let (mut best, mut best_key, mut best_value) = (0, T::neg_infinity(), T::neg_infinity());
-    for (i, p) in points.iter().enumerate() {
+    for (i, p) in points {
         let (key, value) = rank(p);
         if key > best_key {
             (best, best_key, best_value) = (i, key, value);
