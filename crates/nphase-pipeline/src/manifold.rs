@@ -1551,6 +1551,10 @@ fn nearest<T: Real>(parts: impl Iterator<Item = (FeatureId, T)>) -> Option<Featu
 /// vertex of the edge `raw`; a vertex or an edge of the face `raw`) — a point labelled by the
 /// face last frame and clipped on its edge now keeps the face's name while it stays within
 /// reach, and the other way round.
+///
+/// Inline: most candidates are asked about their own label (`f` is `raw`), which the caller
+/// answers without a call; the parts are measured out of line ([`may_name_part`]).
+#[inline]
 fn may_name<T: Real>(
     f: FeatureId,
     raw: FeatureId,
@@ -1558,9 +1562,21 @@ fn may_name<T: Real>(
     feature: &SupportFeature<T>,
     reach2: T,
 ) -> bool {
-    if f == raw || (f == feature.id && raw.dimension() < feature.id.dimension()) {
-        return true;
-    }
+    f == raw
+        || (f == feature.id && raw.dimension() < feature.id.dimension())
+        || may_name_part(f, raw, p, feature, reach2)
+}
+
+/// [`may_name`] where `f` is neither `raw` nor the whole supporting feature: a part of `raw`
+/// within `sqrt(reach2)` of `p`, or an edge at the vertex `raw`.
+#[inline(never)]
+fn may_name_part<T: Real>(
+    f: FeatureId,
+    raw: FeatureId,
+    p: &Point<T>,
+    feature: &SupportFeature<T>,
+    reach2: T,
+) -> bool {
     let (vs, n) = (&feature.vertices, feature.vertices.len());
     let vertex_at = |v: u32| feature.vertex_ids.iter().position(|&x| x == v);
     let edge_at = |e: u32| feature.edge_ids.iter().position(|&x| x == e);
