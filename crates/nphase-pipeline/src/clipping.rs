@@ -71,7 +71,10 @@ pub(crate) fn clip_against_planes<T: Real>(
             continue;
         }
         // A plane with every vertex inside leaves the polygon as it is.
-        let Some(first_out) = polygon.iter().position(|v| outside(plane, &v.point)) else {
+        let Some(first_out) = polygon
+            .iter()
+            .position(|v| outside(height(plane, &v.point)))
+        else {
             continue;
         };
         let cut = Cut {
@@ -180,20 +183,48 @@ fn cut_one_run<T: Real>(
     cut: &Cut<'_, T>,
 ) -> bool {
     let n = polygon.len();
-    let out = |i: usize| outside(plane, &polygon[i].point);
-    let cross = |i: usize| crossing_after(polygon, i, plane, cut);
+    let d = |i: usize| height(plane, &polygon[i].point);
+    // From vertex `from` on, the first vertex outside the plane or the first inside (`out`),
+    // `n` for none, with the height of the vertex before it (`before`: that of vertex
+    // `from − 1`) and its own (for `n`, vertex 0's: the loop closes there). Each vertex's
+    // height is measured once on this walk, and the crossings reuse them.
+    let find = |from: usize, out: bool, before: T| {
+        let mut previous = before;
+        for i in from..n {
+            let di = d(i);
+            if outside(di) == out {
+                return (i, previous, di);
+            }
+            previous = di;
+        }
+        (n, previous, d(0))
+    };
+    let wrap = |i: usize| if i == n { 0 } else { i };
     if start == 0 {
         // The run holds the first vertex: the vertices inside are `first_in..end`, and the
         // vertices from `end` on are the run's other part.
-        let Some(first_in) = (1..n).find(|&i| !out(i)) else {
-            return false;
-        };
-        let end = (first_in + 1..n).find(|&i| out(i)).unwrap_or(n);
-        if (end + 1..n).any(|i| !out(i)) {
+        let (first_in, d_last_out, d_first_in) = find(1, false, d(0));
+        if first_in == n {
             return false;
         }
-        let enter = cross(first_in - 1);
-        let mut leave = cross(end - 1);
+        let (end, d_last_in, d_end) = find(first_in + 1, true, d_first_in);
+        if (end + 1..n).any(|i| !outside(d(i))) {
+            return false;
+        }
+        let enter = crossing(
+            &polygon[first_in - 1],
+            &polygon[first_in],
+            d_last_out,
+            d_first_in,
+            cut,
+        );
+        let mut leave = crossing(
+            &polygon[end - 1],
+            &polygon[wrap(end)],
+            d_last_in,
+            d_end,
+            cut,
+        );
         leave.edge = Along::Side(cut.k as u8);
         // The slot before the vertices inside takes the entering crossing, the one after them
         // the leaving crossing (a slot made for it at the loop's end), and the run goes.
@@ -208,13 +239,20 @@ fn cut_one_run<T: Real>(
         return true;
     }
     // The run is `start..end` (`end` = n: it holds the last vertex), the rest inside.
-    let end = (start + 1..n).find(|&i| !out(i)).unwrap_or(n);
-    if (end + 1..n).any(out) {
+    let (d_before, d_start) = (d(start - 1), d(start));
+    let (end, d_last_out, d_end) = find(start + 1, false, d_start);
+    if (end + 1..n).any(|i| outside(d(i))) {
         return false;
     }
-    let mut leave = cross(start - 1);
+    let mut leave = crossing(&polygon[start - 1], &polygon[start], d_before, d_start, cut);
     leave.edge = Along::Side(cut.k as u8);
-    let enter = cross(end - 1);
+    let enter = crossing(
+        &polygon[end - 1],
+        &polygon[wrap(end)],
+        d_last_out,
+        d_end,
+        cut,
+    );
     // The run's first slot takes the leaving crossing, the next one the entering crossing (a
     // slot made for it where the run is one vertex), and the rest of the run goes.
     polygon[start] = leave;
@@ -225,20 +263,6 @@ fn cut_one_run<T: Real>(
         polygon.drain(start + 2..end);
     }
     true
-}
-
-/// Where the edge from vertex `i` of the loop `polygon` to the next one (round the loop)
-/// crosses the plane.
-#[inline(always)]
-fn crossing_after<T: Real>(
-    polygon: &[ClipVertex<T>],
-    i: usize,
-    plane: &SidePlane<T>,
-    cut: &Cut<'_, T>,
-) -> ClipVertex<T> {
-    let j = if i + 1 == polygon.len() { 0 } else { i + 1 };
-    let (a, b) = (&polygon[i], &polygon[j]);
-    crossing(a, b, height(plane, &a.point), height(plane, &b.point), cut)
 }
 
 fn clip_loop<T: Real>(
@@ -297,9 +321,10 @@ fn height<T: Real>(plane: &SidePlane<T>, p: &Point<T>) -> T {
     (p - plane.origin).dot(&plane.normal)
 }
 
-/// Whether `p` is outside the plane (`!(height ≤ 0)`: a NaN height too, as [`clip_loop`] has it).
-fn outside<T: Real>(plane: &SidePlane<T>, p: &Point<T>) -> bool {
-    !(height(plane, p) <= T::zero())
+/// Whether a vertex at height `d` is outside the plane (`!(d ≤ 0)`: a NaN height too, as
+/// [`clip_loop`] has it).
+fn outside<T: Real>(d: T) -> bool {
+    !(d <= T::zero())
 }
 
 /// The point where edge `a → b` (on `a.edge`) crosses the plane (`da`, `db` its heights, of
@@ -552,7 +577,10 @@ mod tests {
                 k: 0,
                 incident_face: INCIDENT,
             };
-            let Some(first_out) = polygon.iter().position(|v| outside(&planes[0], &v.point)) else {
+            let Some(first_out) = polygon
+                .iter()
+                .position(|v| outside(height(&planes[0], &v.point)))
+            else {
                 continue;
             };
             let mut walked = Vec::new();
