@@ -1741,17 +1741,18 @@ fn merge_into_earlier<T: Real>(
 ) {
     let mut kept = 0;
     for i in 0..candidates.len() {
-        let c = candidates[i];
-        match candidates[..kept].iter_mut().find(|k| same(k, &c)) {
+        // The candidate is read in place: most stay where they are, and are not copied.
+        let (earlier, rest) = candidates.split_at_mut(i);
+        let c = &rest[0];
+        match earlier[..kept].iter_mut().find(|k| same(k, c)) {
             Some(k) => {
                 if c.dist < k.dist {
-                    *k = merged(k, &c);
+                    *k = merged(k, c);
                 }
             }
             None => {
-                // Most candidates stay where they are: no copy then.
                 if kept != i {
-                    candidates[kept] = c;
+                    candidates[kept] = candidates[i];
                 }
                 kept += 1;
             }
