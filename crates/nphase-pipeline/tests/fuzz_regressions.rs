@@ -731,6 +731,64 @@ fn small_cone_on_a_long_thin_box_in_f32_is_not_reported_apart() {
     );
 }
 
+/// Regression (fuzz target `pipeline`, stop 56): a capsule of 1.2 cm at a corner of a hull
+/// 6.4 km across, in f32, the capsule turning by 4e-6 rad a frame and the hull moving by 4e-5:
+/// on the second frame GJK warm-started from the pair's cached simplex found it already
+/// enclosing the origin, and EPA from that tetrahedron stopped on its iteration cap with an
+/// estimate 71 m deep (the cold query: 1.06 cm). A warm start whose answer did not converge
+/// now gives way to a cold query, as one ending on GJK's cap did: every frame's deepest point
+/// is the one-shot query's.
+#[test]
+fn capsule_at_a_huge_hulls_corner_warm_started_in_f32_is_the_cold_answer() {
+    use nphase_math::nalgebra::UnitQuaternion;
+    use nphase_pipeline::{ContactManifold, PairInput, PairState, PairWorkspace, update_manifold};
+    use nphase_shapes::Capsule;
+    let p = |x: f32, y: f32, z: f32| Point::new(x, y, z);
+    let (big, far) = (6431.5796, -2980.6519);
+    let hull = Shape::convex(&[
+        p(0.0, 0.0, 0.0),
+        p(0.0, 0.0, 3034.9731),
+        p(-big, -big, 0.0),
+        p(0.0, -0.023532104, 0.0),
+        p(far, -big, -64.315796),
+        p(-big, -big, -big),
+        p(48.184204, 0.0, 0.0),
+        p(-3.0517577e-7, -23.461914, -2.3532104),
+        p(99.905396, 0.0, 0.0),
+        p(0.0, 0.0, 38.757324),
+    ])
+    .expect("a hull");
+    let size = 0.006195984;
+    let capsule = Shape::Capsule(Capsule::new(size, size).expect("a capsule"));
+    let mut hull_pose: Isometry<f32> = Isometry::identity();
+    let mut capsule_pose = Isometry::translation(size, -6.197815e-5, 0.0);
+    let shift = Vector::new(0.0, 0.0, -3.9367675e-5);
+    let turn = UnitQuaternion::from_scaled_axis(shift * 0.1);
+    let mut state = PairState::new();
+    let (mut manifold, mut workspace) = (ContactManifold::default(), PairWorkspace::new());
+    for frame in 0..3 {
+        let pos12 = capsule_pose.inv_mul(&hull_pose);
+        let input = PairInput {
+            shape1: &capsule,
+            shape2: &hull,
+            pos12,
+            prediction: 0.0,
+        };
+        update_manifold(&input, &mut state, &mut manifold, &mut workspace);
+        let cold = contact(&Isometry::identity(), &capsule, &pos12, &hull, 0.0)
+            .expect("valid input")
+            .expect("overlapping");
+        let deepest = manifold.deepest().expect("a contact").dist;
+        assert!(
+            (deepest - cold.dist).abs() <= 1e-5,
+            "frame {frame}: kept {deepest}, one-shot {}",
+            cold.dist
+        );
+        hull_pose = Isometry::from_parts(shift.into(), UnitQuaternion::identity()) * hull_pose;
+        capsule_pose.rotation = turn * capsule_pose.rotation;
+    }
+}
+
 /// Colliders 0 (`a`, at the origin) and 1 (`b`, at `pose`), for a narrow phase's one pair.
 fn a_and_b<T: Real>(
     a: &Shape<T>,

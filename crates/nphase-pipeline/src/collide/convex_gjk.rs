@@ -8,7 +8,10 @@
 //!    on cold;
 //! 1. GJK runs on the cores with `max_dist = prediction`, warm-started from the pair's
 //!    [`SimplexCache`]; a warm start that ends on GJK's iteration cap gives way to a cold query
-//!    ([`warm_or_cold`]);
+//!    ([`warm_or_cold`]), and so does one whose answer (its EPA's included) did not converge:
+//!    a warm simplex that already encloses the origin hands EPA a start a cold GJK would not
+//!    (a 1 cm capsule at a 6 km hull's corner in f32, fuzzed: EPA from it stopped on its cap
+//!    at 71 m deep, the cold query converged at 1 cm);
 //! 2. cores apart: the signed distance is exact (rounded shapes included); a contact is
 //!    reported when it is within the prediction distance (a small core beside a large
 //!    cylinder's side or cone's slant takes that surface's normal where it certifies more,
@@ -76,12 +79,23 @@ pub(crate) fn convex_contact<T: Real>(
             outcome
         }
         None => {
-            let mut simplex = Simplex::default();
-            let gjk = warm_or_cold(cache, |cache| {
-                simplex = Simplex::default();
-                closest_points_with_simplex(input, cache, &mut simplex)
-            });
-            let outcome = contact_from_gjk(input, (gjk, &simplex), epa, feature);
+            let warm_start = *cache != SimplexCache::EMPTY;
+            let mut query = |cache: &mut SimplexCache<T>| {
+                let mut simplex = Simplex::default();
+                let gjk = warm_or_cold(cache, |cache| {
+                    simplex = Simplex::default();
+                    closest_points_with_simplex(input, cache, &mut simplex)
+                });
+                contact_from_gjk(input, (gjk, &simplex), epa, feature)
+            };
+            let mut outcome = query(cache);
+            if warm_start && outcome.quality != ContactQuality::Converged {
+                // An estimate is not an answer while a cold query may certify one.
+                *cache = SimplexCache::EMPTY;
+                let warm_iterations = outcome.gjk_iterations;
+                outcome = query(cache);
+                outcome.gjk_iterations += warm_iterations;
+            }
             // Only a converged penetration of overlapping cores leaves a polytope worth keeping.
             let overlapped = outcome.epa_ran
                 && !outcome.gjk_stalled
