@@ -200,9 +200,37 @@ struct OneShot {
     pos12: Isometry<f32>,
 }
 
-/// A pair nphase takes the other way round (`NphasePair::swapped`: parry's second shape the
-/// larger by far): nphase's A is parry's second shape, at the inverse pose, and parry's manifold
-/// is written mirrored. Out of line, to keep the common path as it is.
+/// A resolved pair through nphase, in nphase's order: parry's (`MIRRORED` false), or — for a
+/// pair nphase takes the other way round (`NphasePair::swapped`: parry's second shape the
+/// larger by far) — parry's second shape as A, at the inverse pose, parry's manifold written
+/// mirrored ([`collide_into`]).
+#[inline(always)]
+fn collide_ready<M, C: Copy + Default, const MIRRORED: bool>(
+    ready: Ready<'_>,
+    pos12: &Pose,
+    prediction: Real,
+    manifold: &mut ContactManifold<M, C>,
+) -> PairReport {
+    let pos12 = pose_to_na(pos12);
+    let (shape1, shape2, pos12) = if MIRRORED {
+        (ready.shape2, ready.shape1, pos12.inverse())
+    } else {
+        (ready.shape1, ready.shape2, pos12)
+    };
+    let input = PairInput {
+        shape1,
+        shape2,
+        pos12,
+        prediction,
+    };
+    let pair = Pair {
+        state: ready.state,
+        manifold: ready.manifold,
+    };
+    collide_into::<M, C, MIRRORED>(&input, pair, manifold)
+}
+
+/// [`collide_ready`] mirrored, out of line: the common path stays as it is.
 #[inline(never)]
 fn collide_mirrored<M, C: Copy + Default>(
     ready: Ready<'_>,
@@ -210,17 +238,7 @@ fn collide_mirrored<M, C: Copy + Default>(
     prediction: Real,
     manifold: &mut ContactManifold<M, C>,
 ) -> PairReport {
-    let input = PairInput {
-        shape1: ready.shape2,
-        shape2: ready.shape1,
-        pos12: pose_to_na(pos12).inverse(),
-        prediction,
-    };
-    let pair = Pair {
-        state: ready.state,
-        manifold: ready.manifold,
-    };
-    collide_into::<M, C, true>(&input, pair, manifold)
+    collide_ready::<M, C, true>(ready, pos12, prediction, manifold)
 }
 
 fn prediction_is_valid(prediction: Real) -> bool {
@@ -391,17 +409,7 @@ where
                 let report = if ready.swapped {
                     collide_mirrored(ready, pos12, prediction, &mut manifolds[0])
                 } else {
-                    let input = PairInput {
-                        shape1: ready.shape1,
-                        shape2: ready.shape2,
-                        pos12: pose_to_na(pos12),
-                        prediction,
-                    };
-                    let pair = Pair {
-                        state: ready.state,
-                        manifold: ready.manifold,
-                    };
-                    collide_into::<M, C, false>(&input, pair, &mut manifolds[0])
+                    collide_ready::<M, C, false>(ready, pos12, prediction, &mut manifolds[0])
                 };
                 self.count_pair(report);
                 return Ok(());

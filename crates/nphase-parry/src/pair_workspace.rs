@@ -142,19 +142,12 @@ impl NphasePair {
         self.manifold = ContactManifold::default();
         self.swapped = match &self.shapes {
             [Some(a), Some(b)] => match (&a.shape, &b.shape) {
-                (Ok(a), Ok(b)) => reach(b) > SWAP_REACH * reach(a),
+                (Ok(a), Ok(b)) => b.bounding_radius() > SWAP_REACH * a.bounding_radius(),
                 _ => false,
             },
             _ => false,
         };
     }
-}
-
-/// The largest distance of a point of `shape` from its origin, bounded by its local box: the
-/// distance of the box's centre plus its half-diagonal.
-fn reach(shape: &Shape<f32>) -> f32 {
-    let aabb = shape.local_aabb();
-    aabb.center().coords.norm() + aabb.half_diagonal()
 }
 
 /// The error of a slot left empty, which [`NphasePair::resolve`] rules out (it converts what

@@ -444,7 +444,7 @@ pub fn update_manifold<T: Real>(
     let mut renewal = Renewal::Needed;
     if let Some(last) = &mut state.last {
         let with_points = !manifold.points.is_empty();
-        let reach1 = || bounding_radius(input.shape1);
+        let reach1 = || input.shape1.bounding_radius();
         let frames = || renewal_frames(input.shape1, input.shape2);
         let answer = match certified_reuse(
             last,
@@ -486,7 +486,7 @@ pub fn update_manifold<T: Real>(
     );
     let reach2 = state
         .last
-        .map_or_else(|| bounding_radius(input.shape2), |l| l.reach2);
+        .map_or_else(|| input.shape2.bounding_radius(), |l| l.reach2);
     let still_within = match state.last {
         Some(l) if l.still_within > T::zero() => l.still_within,
         _ => {
@@ -910,13 +910,6 @@ pub(crate) fn bitwise_equal<T: Real>(p: &Isometry<T>, q: &Isometry<T>) -> bool {
         q.translation.vector.as_slice(),
     ) | differ(p.rotation.coords.as_slice(), q.rotation.coords.as_slice())
         == 0
-}
-
-/// An upper bound on the distance of a point of `shape` (its surface included) from its
-/// origin: the far corner of its local bounding box.
-fn bounding_radius<T: Real>(shape: &Shape<T>) -> T {
-    let aabb = shape.local_aabb();
-    aabb.center().coords.norm() + aabb.half_diagonal()
 }
 
 /// The half-diagonal of `shape`'s local bounding box (docs/accuracy.md's size of a shape).

@@ -209,6 +209,14 @@ impl<T: Real> Shape<T> {
         core.local_aabb().loosened(radius)
     }
 
+    /// An upper bound on the distance of a point of the shape (its surface included) from its
+    /// origin: the far corner of its local bounding box (the reach that bounds how far a turn
+    /// about the origin moves the shape's points).
+    pub fn bounding_radius(&self) -> T {
+        let aabb = self.local_aabb();
+        aabb.center().coords.norm() + aabb.half_diagonal()
+    }
+
     /// The tight world bounding box of the shape placed at `pose` (local → world).
     pub fn aabb(&self, pose: &Isometry<T>) -> Aabb<T> {
         let (core, radius) = self.core();
