@@ -567,12 +567,15 @@ where
         // two nearly coplanar faces, and the closest point of the polytope is on that edge.
         // Its direction is the normal (between the two faces' normals), so the witness pair
         // and the depth agree — once one more support query certifies it, as for a neighbour:
-        // where the faces are slivers far longer than they are wide (a small shape on a large
-        // cylinder), the closest point of the face can lie far off the projection, and its
-        // direction far from any minimiser. Otherwise the face's certified normal stays, with
-        // the witnesses of the projection itself (affine weights, slightly outside the sliver:
-        // its support points are close together across it, so they stay on the surfaces to
-        // second order).
+        // its support value within ten walks of the face's distance (the depth's lower bound),
+        // so that the depth along it is certified too. Where the faces are slivers far longer
+        // than they are wide (a small shape on a large cylinder), the closest point of the
+        // face can lie far off the projection, and its direction far from any minimiser; the
+        // point itself may be on D's boundary and still no minimiser's (f32, a sliver along a
+        // thin box's edge: the edge's diagonal 1.4e-3 deeper than the face, fuzzed). Then the
+        // face's certified normal stays, with the witnesses of the projection itself (affine
+        // weights, slightly outside the sliver: its support points are close together across
+        // it, so they stay on the surfaces to second order).
         let ws = witness.vertices.map(|v| v.w);
         let edge_point = nphase_math::closest_point_to_origin(&ws).point;
         if let Some(n) = nphase_math::normalize_robust(&edge_point) {
@@ -580,7 +583,7 @@ where
             let w = md.support(&n, VertexId::NONE, VertexId::NONE);
             stats.support_calls += 1;
             let upper = w.w.dot(&n);
-            if upper - edge_point.dot(&n) <= T::lit(10.0) * walk {
+            if upper - face.distance <= T::lit(10.0) * walk {
                 witness.normal = n;
                 witness.upper = upper;
                 gap = Float::max(gap, upper - face.distance);

@@ -789,6 +789,62 @@ fn capsule_at_a_huge_hulls_corner_warm_started_in_f32_is_the_cold_answer() {
     }
 }
 
+/// Regression (fuzz target `adapter`, stop 56): a cylinder 0.14 mm across deep inside a stick
+/// 7 mm wide and 17 cm long, in f32. EPA's closest face converged on the stick's z face (depth
+/// 3.47e-3), but it was a sliver along the stick's edge and the origin's projection fell far
+/// off it; the witness step took the sliver's closest point, on the edge, as a slightly
+/// reflex edge between nearly coplanar faces and its direction, the diagonal, as the normal —
+/// certified only as a point of the Minkowski difference's boundary, not as a minimiser: the
+/// answer −4.91e-3 along (0.707, 0, 0.707), `Converged` with a bracket 2.9e-3 wide (f64:
+/// −3.47e-3 along x). The edge's direction now stands in only where its support value is
+/// within the walk's tolerance of the face's distance, the certified lower bound: a depth
+/// along it is then certified as well.
+#[test]
+fn tiny_cylinder_deep_in_a_thin_stick_takes_a_face_normal_not_the_sticks_edge() {
+    use nphase_math::nalgebra::{Translation3, UnitQuaternion};
+    use nphase_shapes::{Cuboid, Cylinder, SupportMap};
+    fn case<T: Real>() {
+        let s = 6.901_855_468_75e-5;
+        let half = [
+            0.003_607_788_085_937_5,
+            0.085_937_5,
+            0.003_607_788_085_937_5,
+        ];
+        let stick = Shape::Cuboid(Cuboid::new(Vector::from(half.map(T::lit))).expect("valid"));
+        let cylinder = Shape::Cylinder(Cylinder::new(T::lit(s), T::lit(s)).expect("valid"));
+        let one = T::lit(1.0);
+        let q0 = Rotation::new_normalize(Quaternion::new(one, one, one, one));
+        let turn = UnitQuaternion::from_scaled_axis(Vector::repeat(T::lit(0.1 * s)));
+        let at = T::lit(3.0 * s);
+        let pose = Isometry::from_parts(Translation3::new(at, at, at), turn * turn * q0);
+        let origin = Isometry::identity();
+        let c = contact(&origin, &stick, &pose, &cylinder, T::lit(s))
+            .expect("valid input")
+            .expect("overlapping");
+        // The cylinder's centre is 3s off the stick's axis along x and z; `q0` turns its axis
+        // onto z, so it reaches s along x (its radius) and along z (its half-height): the
+        // depth is the stick's half-width less the offset plus that reach, along x or z.
+        let expected = -(half[0] - 3.0 * s + s);
+        let n = c.normal1.into_inner();
+        let h = |shape: &Shape<T>, p: &Isometry<T>, d: &Vector<T>| {
+            shape.support_point(p, d).coords.dot(d).as_f64()
+        };
+        let gap = h(&stick, &origin, &n) + h(&cylinder, &pose, &-n);
+        let tol = 1e-4 * 0.086;
+        assert!(
+            (c.dist.as_f64() - expected).abs() <= tol && (gap + expected).abs() <= tol,
+            "{c:?}: expected {expected}, support gap along the normal {gap}"
+        );
+        assert!(
+            c.lower_bound.as_f64() <= expected + tol && c.upper_bound.as_f64() >= expected - tol,
+            "{c:?}"
+        );
+        assert_eq!(c.quality, nphase_pipeline::ContactQuality::Converged);
+    }
+    case::<f32>();
+    case::<f64>();
+}
+
 /// Colliders 0 (`a`, at the origin) and 1 (`b`, at `pose`), for a narrow phase's one pair.
 fn a_and_b<T: Real>(
     a: &Shape<T>,
