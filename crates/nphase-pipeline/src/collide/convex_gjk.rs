@@ -7,11 +7,12 @@
 //!    (no GJK) and EPA's certificate from it is as good as a cold one; otherwise the pair goes
 //!    on cold;
 //! 1. GJK runs on the cores with `max_dist = prediction`, warm-started from the pair's
-//!    [`SimplexCache`]; a warm start that ends on GJK's iteration cap gives way to a cold query
-//!    ([`warm_or_cold`]), and so does one whose answer (its EPA's included) did not converge:
-//!    a warm simplex that already encloses the origin hands EPA a start a cold GJK would not
-//!    (a 1 cm capsule at a 6 km hull's corner in f32, fuzzed: EPA from it stopped on its cap
-//!    at 71 m deep, the cold query converged at 1 cm);
+//!    [`SimplexCache`]; a warm start whose answer did not converge — GJK's or its EPA's —
+//!    gives way to a cold query, whose answer and cache are kept (as [`warm_or_cold`] does
+//!    for GJK alone on the polytope pairs' path): a seed can leave f32 GJK circling the optimum
+//!    on curved cores, and a warm simplex that already encloses the origin hands EPA a start a
+//!    cold GJK would not (a 1 cm capsule at a 6 km hull's corner in f32, fuzzed: EPA from it
+//!    stopped on its cap at 71 m deep, the cold query converged at 1 cm);
 //! 2. cores apart: the signed distance is exact (rounded shapes included); a contact is
 //!    reported when it is within the prediction distance (a small core beside a large
 //!    cylinder's side or cone's slant takes that surface's normal where it certifies more,
@@ -82,15 +83,13 @@ pub(crate) fn convex_contact<T: Real>(
             let warm_start = *cache != SimplexCache::EMPTY;
             let mut query = |cache: &mut SimplexCache<T>| {
                 let mut simplex = Simplex::default();
-                let gjk = warm_or_cold(cache, |cache| {
-                    simplex = Simplex::default();
-                    closest_points_with_simplex(input, cache, &mut simplex)
-                });
+                let gjk = closest_points_with_simplex(input, cache, &mut simplex);
                 contact_from_gjk(input, (gjk, &simplex), epa, feature)
             };
             let mut outcome = query(cache);
             if warm_start && outcome.quality != ContactQuality::Converged {
-                // An estimate is not an answer while a cold query may certify one.
+                // An estimate is not an answer while a cold query may certify one (GJK's own
+                // cap included: what `warm_or_cold` does for the polytope pairs' GJK alone).
                 *cache = SimplexCache::EMPTY;
                 let warm_iterations = outcome.gjk_iterations;
                 outcome = query(cache);
@@ -127,10 +126,11 @@ pub(crate) fn convex_contact<T: Real>(
 /// GJK (`run`) from the pair's cache, and again from [`SimplexCache::EMPTY`] — as a one-shot
 /// query starts — when a warm start (a cached simplex or search axis) ended on the iteration
 /// cap: the cold query's answer and cache are kept, with both runs' work counted. A cached axis
-/// is only a seed, but from some seeds f32 GJK on curved cores circles the optimum without
-/// closing its gap (a cone 1 cm from a box in rapier's mixed pile: 128 iterations from last
-/// frame's axis, 18 from B's centre), and an estimate is not an answer while a certified one is
-/// a query away. Same as a warm EPA that does not converge.
+/// is only a seed, but from some seeds f32 GJK circles the optimum without closing its gap (a
+/// cone 1 cm from a box in rapier's mixed pile: 128 iterations from last frame's axis, 18 from
+/// B's centre), and an estimate is not an answer while a certified one is a query away. The
+/// polytope pairs' GJK (`collide/mod.rs`) runs through this; [`convex_contact`] retries its
+/// whole answer instead (EPA's included), which covers GJK's cap as well.
 pub(crate) fn warm_or_cold<T: Real>(
     cache: &mut SimplexCache<T>,
     mut run: impl FnMut(&mut SimplexCache<T>) -> GjkOutput<T>,
