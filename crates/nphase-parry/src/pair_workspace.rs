@@ -11,7 +11,7 @@
 //! This is one small heap allocation per pair, made when the pair first reaches the
 //! narrowphase; parry's workspace type (`Box<dyn WorkspaceData>`) leaves no other choice.
 
-use nphase_pipeline::{ContactManifold, PairState};
+use nphase_pipeline::{ContactManifold, PairState, computes_other_way_round};
 use nphase_shapes::Shape;
 use parry3d_031::query::{ContactManifoldsWorkspace, TypedWorkspaceData, WorkspaceData};
 use parry3d_031::shape as ps;
@@ -30,8 +30,9 @@ pub(crate) struct NphasePair {
     /// is when its reuse is certified).
     manifold: ContactManifold<f32>,
     /// Whether nphase takes the pair the other way round — parry's second shape as its A —
-    /// because that shape reaches more than [`SWAP_REACH`] × as far from its origin as the
-    /// first: decided from the two shapes when they are converted, so for the pair's life
+    /// because that shape reaches more than [`SWAP_REACH`](nphase_pipeline::SWAP_REACH) × as far from its origin as the
+    /// first ([`computes_other_way_round`], as nphase's `NarrowPhase` decides): decided from
+    /// the two shapes when they are converted, so for the pair's life
     /// (nphase's contract: the same shapes in the same order). nphase's certified reuse bounds
     /// how far B's points move in A's frame, and a turn of a small A swings a large B's far
     /// points through `θ ρ_B` there: a box resting on a 40-wide floor given as B moves the
@@ -42,11 +43,6 @@ pub(crate) struct NphasePair {
     /// parry's.
     swapped: bool,
 }
-
-/// nphase takes a pair the other way round when parry's second shape reaches more than this
-/// many times as far as the first ([`NphasePair::swapped`]): a floor, a wall, a large body
-/// under a small one; between shapes of a size the order stays parry's.
-const SWAP_REACH: f32 = 4.0;
 
 // The heap block each pair adds is two of these (a 56-byte shape and its 44-byte key),
 // nphase's PairState and ContactManifold (sized by nphase-pipeline). Pinned so that the
@@ -142,7 +138,7 @@ impl NphasePair {
         self.manifold = ContactManifold::default();
         self.swapped = match &self.shapes {
             [Some(a), Some(b)] => match (&a.shape, &b.shape) {
-                (Ok(a), Ok(b)) => b.bounding_radius() > SWAP_REACH * a.bounding_radius(),
+                (Ok(a), Ok(b)) => computes_other_way_round(a, b),
                 _ => false,
             },
             _ => false,

@@ -13,6 +13,9 @@
 //! * [`build_manifold`] — up to four contact points from a pair's contact (supporting
 //!   features, `clipping`, `reduction`), each named by the features that made it
 //!   ([`ContactId`]), with hysteresis across frames.
+//! * [`mirrored_pair`] — a small shape against a large one computed with the large one as A
+//!   (certified reuse holds far longer), the caller's manifold its mirror: what
+//!   [`NarrowPhase`] and the rapier adapter do, for an engine running [`update_manifold`].
 //! * [`NarrowPhase`] — the whole step: broadphase pairs in, one [`ContactManifold`] per pair
 //!   out, in parallel (rayon), warm-started, bit-identical for any thread count.
 //!
@@ -24,6 +27,7 @@ mod clipping;
 pub mod collide;
 mod contact_id;
 mod manifold;
+pub mod mirrored_pair;
 mod narrow_phase;
 pub mod pair;
 pub mod query;
@@ -39,6 +43,7 @@ pub use manifold::{
     ManifoldHistory, ManifoldInput, ManifoldWorkspace, REFERENCE_MARGIN, ReferenceSide, TURN_UNIT,
     build_manifold,
 };
+pub use mirrored_pair::{SWAP_REACH, carry_engine_data, computes_other_way_round, write_mirrored};
 pub use narrow_phase::{Collider, NarrowPhase, NarrowPhaseConfig, PipelineError, StepStats};
 pub use nphase_shapes::FeatureId;
 pub use pair::{LastComputation, PairInput, PairState, PairWorkspace, Renewal, update_manifold};

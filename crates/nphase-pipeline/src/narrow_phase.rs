@@ -6,6 +6,14 @@
 //! [`PairState`], the manifold, and the carry-over of the solver's impulses from last frame's
 //! points with the same ids).
 //!
+//! **A small shape listed before a large one** (B reaching more than
+//! [`SWAP_REACH`](crate::SWAP_REACH) × as far as A: a box, then the floor) is computed the other
+//! way round, with the large one as nphase's A, where certified reuse holds as the small one
+//! jitters (`mirrored_pair.rs`): its record keeps the manifold in that order, and the caller's
+//! manifold is its mirror — the caller's order, ids and normal from the caller's A, the
+//! impulses it writes carried back by id. Decided from the shapes when the pair's record is
+//! made.
+//!
 //! **Colliders that did not move.** Before the pairs, one pass over the colliders marks those
 //! whose id and pose are, bit for bit, the last update's at the same index. A pair of two such
 //! colliders was brought up to date at these very poses by the last update, so its `pos12` and
@@ -31,8 +39,9 @@
 //!
 //! # Persistent state
 //! Each pair keeps its [`PairState`] and last frame's manifold (whose points carry the impulses
-//! the engine wrote into them through [`NarrowPhase::manifolds_mut`]), keyed by the colliders'
-//! ids `(id_a, id_b)`. A pair absent from this frame's list loses its state.
+//! the engine wrote into them through [`NarrowPhase::manifolds_mut`]) — and, computed the
+//! other way round, its manifold in that order — keyed by the colliders' ids `(id_a, id_b)`. A
+//! pair absent from this frame's list loses its state.
 //!
 //! # Determinism
 //! Every task writes only its own slots of the output, and a pair's result depends only on its
@@ -54,6 +63,7 @@ use num_traits::Float;
 use rayon::prelude::*;
 
 use crate::manifold::ContactManifold;
+use crate::mirrored_pair::{carry_engine_data, computes_other_way_round, write_mirrored};
 use crate::pair::{bitwise_equal, keep_last_manifold};
 use crate::query::{pose_is_finite, translation_beyond_range};
 use crate::{ContactQuality, PairInput, PairState, PairWorkspace, Reuse, update_manifold};
@@ -261,6 +271,28 @@ struct PairRecord<T: Real> {
     state: PairState<T>,
     /// How the pair's last update ended (`Computed` for a new pair).
     reuse: Reuse,
+    /// Whether the pair is computed the other way round, its second collider as A: decided
+    /// from the shapes when the record is made ([`computes_other_way_round`]).
+    swapped: bool,
+    /// For a pair computed the other way round, its manifold in that order, which `state`
+    /// describes; the caller's is its mirror (`mirrored_pair.rs`). A pair listed twice in one
+    /// update has its second entry's own, empty (a reset). `None` for the others.
+    kept: Option<Box<ContactManifold<T>>>,
+}
+
+impl<T: Real> PairRecord<T> {
+    /// The record of a pair met for the first time: a fresh state, and a kept manifold of its
+    /// own where it is computed the other way round.
+    fn new(key: (u64, u64), (a, b): (&Collider<T>, &Collider<T>)) -> Self {
+        let swapped = computes_other_way_round(&a.shape, &b.shape);
+        PairRecord {
+            key,
+            state: PairState::new(),
+            reuse: Reuse::Computed,
+            swapped,
+            kept: swapped.then(Box::default),
+        }
+    }
 }
 
 /// The contact pipeline; see the module doc.
@@ -639,32 +671,33 @@ impl<T: Real> NarrowPhase<T> {
         }
         self.next_records.clear();
         self.next_manifolds.clear();
-        for p in pairs {
+        for p @ &(a, b) in pairs {
             let key = key(p);
             match self.index.get(&key) {
                 Some(&k) => {
-                    // The kept EPA polytope and separating-axis certificate move with the
-                    // record; a pair listed twice shares the rest, and its second entry starts
-                    // both cold.
+                    // The kept EPA polytope, separating-axis certificate and (for a pair
+                    // computed the other way round) manifold move with the record; a pair
+                    // listed twice shares the rest, and its second entry starts the first two
+                    // cold and its manifold empty.
                     let old = &mut self.records[k as usize];
                     let state = PairState {
                         epa: old.state.epa.take(),
                         sat_certificate: old.state.sat_certificate.take(),
                         ..old.state
                     };
+                    let kept = old.swapped.then(|| old.kept.take().unwrap_or_default());
                     self.next_records.push(PairRecord {
                         key,
                         state,
                         reuse: old.reuse,
+                        swapped: old.swapped,
+                        kept,
                     });
                     self.next_manifolds.push(self.manifolds[k as usize].clone());
                 }
                 None => {
-                    self.next_records.push(PairRecord {
-                        key,
-                        state: PairState::new(),
-                        reuse: Reuse::Computed,
-                    });
+                    let pair = PairRecord::new(key, (&colliders[a], &colliders[b]));
+                    self.next_records.push(pair);
                     self.next_manifolds.push(ContactManifold::default());
                 }
             }
@@ -717,19 +750,39 @@ fn process_pair<T: Real>(
             Reuse::Computed | Reuse::Unchanged => Reuse::Unchanged,
         };
         keep_last_manifold(reuse, manifold);
+        if let Some(kept) = &mut record.kept {
+            keep_last_manifold(reuse, kept);
+        }
         // The answer is the last computation's, and so is its quality; nothing ran.
         record.reuse = reuse;
         *quality = last.quality;
         count_answer(stats, last.quality, reuse, manifold);
         return;
     }
-    let input = PairInput {
-        shape1: &a.shape,
-        shape2: &b.shape,
-        pos12: a.pose.inv_mul(&b.pose),
-        prediction,
+    let outcome = match &mut record.kept {
+        None => {
+            let input = PairInput {
+                shape1: &a.shape,
+                shape2: &b.shape,
+                pos12: a.pose.inv_mul(&b.pose),
+                prediction,
+            };
+            update_manifold(&input, &mut record.state, manifold, ws)
+        }
+        // The pair the other way round (`mirrored_pair.rs`): B as nphase's A.
+        Some(kept) => {
+            let input = PairInput {
+                shape1: &b.shape,
+                shape2: &a.shape,
+                pos12: b.pose.inv_mul(&a.pose),
+                prediction,
+            };
+            carry_engine_data(manifold, kept);
+            let outcome = update_manifold(&input, &mut record.state, kept, ws);
+            write_mirrored(kept, &input.pos12.rotation, manifold);
+            outcome
+        }
     };
-    let outcome = update_manifold(&input, &mut record.state, manifold, ws);
     record.reuse = outcome.reuse;
     *quality = outcome.quality;
     count_answer(stats, outcome.quality, outcome.reuse, manifold);

@@ -86,11 +86,12 @@
 //!   rest moves its bodies by 1e-6 m a step or less (medians 0 to 3e-6 m, docs/engines.md), so
 //!   most resting contacts take this path for several steps at a time. The rounding term limits it,
 //!   in f32, to a B whose reach `ρ` is within about twenty times the smaller shape's size (a small
-//!   shape A on a large B rarely stands; with the large shape as A it does). `Still` is measured in
-//!   A's frame alone: the kept normal is fixed there, and its support gap moves with B's points in
-//!   A's frame — a turn of A by θ tilts a large face of B under it, and the face's gap along the
-//!   kept normal moves by θ times the face's size (a ball 3 from a 40-wide ground's centre, turning
-//!   4e-6 rad: 9e-5, 14 δ), however little the distance moved.
+//!   shape A on a large B rarely stands; with the large shape as A it does: `NarrowPhase` and
+//!   the rapier adapter take such a pair that way round, [`crate::mirrored_pair`]). `Still` is
+//!   measured in A's frame alone: the kept normal is fixed there, and its support gap moves with
+//!   B's points in A's frame — a turn of A by θ tilts a large face of B under it, and the face's
+//!   gap along the kept normal moves by θ times the face's size (a ball 3 from a 40-wide
+//!   ground's centre, turning 4e-6 rad: 9e-5, 14 δ), however little the distance moved.
 //! * **Still, verified.** Past the allowance, up to `m ≤ 8 δ`, a standing manifold is checked at
 //!   `P` instead of recomputed: two support points along the kept normal `n` (A's along `n`, B's
 //!   along `−n`) give its support gap `g` at `P`, rounded down by
