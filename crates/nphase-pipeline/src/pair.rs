@@ -455,12 +455,16 @@ pub fn update_manifold<T: Real>(
             reach1,
             frames,
         ) {
-            Some(Shortcut::Certified(reuse, moved)) => Some((reuse, moved)),
+            Some(Shortcut::Certified(reuse, moved)) => Some((reuse, moved, false)),
+            // A verified manifold's standing distances are written by the check.
             Some(Shortcut::Verify(moved, renewal)) => {
                 last.renewal = renewal;
                 let near = state.history.features;
-                verified_still(input, (last, near), manifold, moved)
-                    .then_some((Reuse::Still, moved))
+                verified_still(input, (last, near), manifold, moved).then_some((
+                    Reuse::Still,
+                    moved,
+                    true,
+                ))
             }
             Some(Shortcut::Recompute) => {
                 renewal = Renewal::Chosen;
@@ -468,10 +472,10 @@ pub fn update_manifold<T: Real>(
             }
             None => None,
         };
-        if let Some((reuse, moved)) = answer {
+        if let Some((reuse, moved, written)) = answer {
             last.distances_moved |= reuse == Reuse::Still;
             last.reused_frames = last.reused_frames.saturating_add(1);
-            return reused(last, (reuse, moved), &input.pos12, manifold);
+            return reused(last, (reuse, moved, written), &input.pos12, manifold);
         }
     }
     let outcome = query_pair_witnessed(
@@ -574,15 +578,17 @@ pub fn update_manifold<T: Real>(
 /// ends along the kept normal at `pos12` (the module doc) — and for `Unchanged` too where a
 /// `Still` rewrote them since ([`LastComputation::distances_moved`]): back at the computation's
 /// own pose, they are computed for it again (its own, up to rounding) — and its quality; its
-/// lower bound less `moved`, how far B may have moved since (rounding included).
+/// lower bound less `moved`, how far B may have moved since (rounding included). `written`:
+/// the distances are this pose's already ([`verified_still`] wrote them).
 fn reused<T: Real>(
     last: &LastComputation<T>,
-    (reuse, moved): (Reuse, T),
+    (reuse, moved, written): (Reuse, T, bool),
     pos12: &Isometry<T>,
     manifold: &mut ContactManifold<T>,
 ) -> PairOutcome<T> {
     keep_last_manifold(reuse, manifold);
-    if reuse == Reuse::Still || (reuse == Reuse::Unchanged && last.distances_moved) {
+    let stale = reuse == Reuse::Still || (reuse == Reuse::Unchanged && last.distances_moved);
+    if stale && !written {
         let n = manifold.local_normal1.into_inner();
         let (n2, along) = (
             pos12.rotation.inverse_transform_vector(&n),
@@ -771,11 +777,13 @@ const VERIFIED_DELTAS: f64 = 8.0;
 /// point's distance is within `8 δ` of the distance too); where the last upper bound is too
 /// loose, the support points' depth inside the other shape stands for it. `near`: the
 /// supporting features of the last full computation ([`ManifoldHistory::features`]), where a
-/// hull's support search starts ([`hull_start`]).
+/// hull's support search starts ([`hull_start`]). A manifold it verifies gets the standing
+/// distances at this pose, which the check computed (`reused` need not again); one it does not
+/// is left as it was.
 fn verified_still<T: Real>(
     input: &PairInput<'_, T>,
     (last, near): (&LastComputation<T>, Option<(FeatureId, FeatureId)>),
-    manifold: &ContactManifold<T>,
+    manifold: &mut ContactManifold<T>,
     moved: T,
 ) -> bool {
     let n = manifold.local_normal1;
@@ -799,11 +807,18 @@ fn verified_still<T: Real>(
         * T::TOLERANCES.epsilon
         * (support_magnitude(input.shape1, &a, &n) + b.coords.norm() + abs_dot(t, &n));
     let gap = b.coords.dot(&n2) + along - a.coords.dot(&n) - rounding;
-    let deepest = manifold
+    let distances: ArrayVec<T, MAX_MANIFOLD_POINTS> = manifold
         .points
         .iter()
         .map(|p| standing_distance(p, &n, &n2, along))
-        .fold(T::infinity(), Float::min);
+        .collect();
+    let deepest = distances.iter().copied().fold(T::infinity(), Float::min);
+    let verified = |manifold: &mut ContactManifold<T>| {
+        for (p, d) in manifold.points.iter_mut().zip(&distances) {
+            p.dist = *d;
+        }
+        true
+    };
     let delta = last.still_within;
     // The last bracket, at most: `(24 − e) δ / 4` for `e` eighths past 8 (`still_eighths`
     // rounds `24 − 4 w / δ` down), `6 δ` at 8 (a standing answer's bracket is within `6 δ`).
@@ -817,7 +832,7 @@ fn verified_still<T: Real>(
     let within = T::lit(VERIFIED_DELTAS) * delta;
     // NaN never verifies.
     if Float::max(upper, deepest) - gap <= within {
-        return true;
+        return verified(manifold);
     }
     if !(deepest - gap <= within) {
         return false;
@@ -835,7 +850,7 @@ fn verified_still<T: Real>(
     let b_in_1 = depth_in(input.shape1, &b, |p, x| p.transform_point(x));
     let a_in_2 = depth_in(input.shape2, &a, |p, x| p.inverse_transform_point(x));
     let depth = Float::max(b_in_1, a_in_2);
-    depth > T::zero() && -depth - gap <= within
+    depth > T::zero() && -depth - gap <= within && verified(manifold)
 }
 
 /// A hull and the vertex its support search along the standing normal starts from: a vertex
