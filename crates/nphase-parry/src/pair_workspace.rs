@@ -30,9 +30,10 @@ pub(crate) struct NphasePair {
     /// is when its reuse is certified).
     manifold: ContactManifold<f32>,
     /// Whether nphase takes the pair the other way round — parry's second shape as its A —
-    /// because that shape reaches more than [`SWAP_REACH`](nphase_pipeline::SWAP_REACH) × as far from its origin as the
-    /// first ([`computes_other_way_round`], as nphase's `NarrowPhase` decides): decided from
-    /// the two shapes when they are converted, so for the pair's life
+    /// because that shape reaches more than [`SWAP_REACH`](nphase_pipeline::SWAP_REACH) × as
+    /// far from its origin as the first ([`computes_other_way_round`], as nphase's
+    /// `NarrowPhase` decides): decided from the two shapes when they are converted, so for
+    /// the pair's life
     /// (nphase's contract: the same shapes in the same order). nphase's certified reuse bounds
     /// how far B's points move in A's frame, and a turn of a small A swings a large B's far
     /// points through `θ ρ_B` there: a box resting on a 40-wide floor given as B moves the

@@ -477,8 +477,9 @@ impl<T: Real> NarrowPhase<T> {
             .as_ref()
             .map_or_else(rayon::current_num_threads, |p| p.current_num_threads());
         // One thread, one chunk, or nothing to compute: the chunks run in order on the calling
-        // thread. Handing them to a pool would only add the hand-over (and rayon's injector queue allocates a
-        // block every few dozen jobs). The chunks and their results are the same either way.
+        // thread. Handing them to a pool would only add the hand-over (and rayon's injector
+        // queue allocates a block every few dozen jobs). The chunks and their results are the
+        // same either way.
         let stats = if threads <= 1 || pairs.len() <= chunk || inline {
             manifolds
                 .chunks_mut(chunk)
@@ -759,24 +760,21 @@ fn process_pair<T: Real>(
         count_answer(stats, last.quality, reuse, manifold);
         return;
     }
+    // A pair computed the other way round (`mirrored_pair.rs`) has B as nphase's A.
+    let (first, second) = if record.kept.is_some() {
+        (b, a)
+    } else {
+        (a, b)
+    };
+    let input = PairInput {
+        shape1: &first.shape,
+        shape2: &second.shape,
+        pos12: first.pose.inv_mul(&second.pose),
+        prediction,
+    };
     let outcome = match &mut record.kept {
-        None => {
-            let input = PairInput {
-                shape1: &a.shape,
-                shape2: &b.shape,
-                pos12: a.pose.inv_mul(&b.pose),
-                prediction,
-            };
-            update_manifold(&input, &mut record.state, manifold, ws)
-        }
-        // The pair the other way round (`mirrored_pair.rs`): B as nphase's A.
+        None => update_manifold(&input, &mut record.state, manifold, ws),
         Some(kept) => {
-            let input = PairInput {
-                shape1: &b.shape,
-                shape2: &a.shape,
-                pos12: b.pose.inv_mul(&a.pose),
-                prediction,
-            };
             carry_engine_data(manifold, kept);
             let outcome = update_manifold(&input, &mut record.state, kept, ws);
             write_mirrored(kept, &input.pos12.rotation, manifold);

@@ -460,11 +460,8 @@ pub fn update_manifold<T: Real>(
             Some(Shortcut::Verify(moved, renewal)) => {
                 last.renewal = renewal;
                 let near = state.history.features;
-                verified_still(input, (last, near), manifold, moved).then_some((
-                    Reuse::Still,
-                    moved,
-                    true,
-                ))
+                let verified = verified_still(input, (last, near), manifold, moved);
+                verified.then_some((Reuse::Still, moved, true))
             }
             Some(Shortcut::Recompute) => {
                 renewal = Renewal::Chosen;
@@ -813,12 +810,6 @@ fn verified_still<T: Real>(
         .map(|p| standing_distance(p, &n, &n2, along))
         .collect();
     let deepest = distances.iter().copied().fold(T::infinity(), Float::min);
-    let verified = |manifold: &mut ContactManifold<T>| {
-        for (p, d) in manifold.points.iter_mut().zip(&distances) {
-            p.dist = *d;
-        }
-        true
-    };
     let delta = last.still_within;
     // The last bracket, at most: `(24 − e) δ / 4` for `e` eighths past 8 (`still_eighths`
     // rounds `24 − 4 w / δ` down), `6 δ` at 8 (a standing answer's bracket is within `6 δ`).
@@ -830,27 +821,32 @@ fn verified_still<T: Real>(
     };
     let upper = last.lower_bound + bracket + moved;
     let within = T::lit(VERIFIED_DELTAS) * delta;
-    // NaN never verifies.
-    if Float::max(upper, deepest) - gap <= within {
-        return verified(manifold);
-    }
-    if !(deepest - gap <= within) {
-        return false;
-    }
     // The fresher upper bound where the last one is too loose: how deep either support point
     // lies inside the other shape, rounded down by its transform's rounding (the module doc).
-    let depth_in =
-        |shape: &Shape<T>, from: &Point<T>, to: fn(&Isometry<T>, &Point<T>) -> Point<T>| {
+    let fresher_bound_verifies = || {
+        let depth_in = |shape: &Shape<T>,
+                        from: &Point<T>,
+                        to: fn(&Isometry<T>, &Point<T>) -> Point<T>| {
             if scans_for_depth(shape) {
                 return T::neg_infinity();
             }
             let rounding = T::lit(16.0) * T::TOLERANCES.epsilon * (from.coords.norm() + t.norm());
             shape.interior_depth(&to(&input.pos12, from)) - rounding
         };
-    let b_in_1 = depth_in(input.shape1, &b, |p, x| p.transform_point(x));
-    let a_in_2 = depth_in(input.shape2, &a, |p, x| p.inverse_transform_point(x));
-    let depth = Float::max(b_in_1, a_in_2);
-    depth > T::zero() && -depth - gap <= within && verified(manifold)
+        let b_in_1 = depth_in(input.shape1, &b, |p, x| p.transform_point(x));
+        let a_in_2 = depth_in(input.shape2, &a, |p, x| p.inverse_transform_point(x));
+        let depth = Float::max(b_in_1, a_in_2);
+        depth > T::zero() && -depth - gap <= within
+    };
+    // NaN never verifies.
+    let verified = Float::max(upper, deepest) - gap <= within
+        || (deepest - gap <= within && fresher_bound_verifies());
+    if verified {
+        for (p, d) in manifold.points.iter_mut().zip(distances) {
+            p.dist = d;
+        }
+    }
+    verified
 }
 
 /// A hull and the vertex its support search along the standing normal starts from: a vertex

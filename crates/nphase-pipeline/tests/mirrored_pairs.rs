@@ -2,11 +2,12 @@
 //! large one as A (`mirrored_pair.rs`) and handed back mirrored.
 //!
 //! A unit box rests 1 mm deep on a 40-wide floor, 15 from its centre, under jitter of position
-//! and turn (1e-6 in f32, a tenth of the accuracy in either precision): one pipeline lists the floor first, the other the box first. Every step
-//! the box-first manifold must be the floor-first one mirrored point by point (ids flipped,
-//! local points exchanged, distances equal, the world normal and first tangent reversed, the
-//! second tangent the same), the engine's impulses written into either must come back next
-//! step by id, and the box-first pair must stand (`Still`) as often as the floor-first one.
+//! and turn (1e-6 in f32, a tenth of the accuracy in either precision): one pipeline lists the
+//! floor first, the other the box first. Every step the box-first manifold must be the
+//! floor-first one mirrored point by point (ids flipped, local points exchanged, distances
+//! equal, the world normal and first tangent reversed, the second tangent the same), the
+//! engine's impulses written into either must come back next step by id, and the box-first
+//! pair must stand (`Still`) as often as the floor-first one.
 //! Without the mirroring, in f32, the box-first pair never stands: the box's jitter swings
 //! the floor's far corners past the allowance in the box's frame.
 
