@@ -357,6 +357,11 @@ impl fmt::Display for RunSummary {
         )?;
         writeln!(
             f,
+            "  face-certified overlaps{:>10}   (no GJK, no EPA)",
+            t.face_certified
+        )?;
+        writeln!(
+            f,
             "  separating-axis tests  {:>10}   ({:.1} % from a certified margin)",
             t.sat_runs,
             100.0 * ratio(t.sat_certified, t.sat_runs)

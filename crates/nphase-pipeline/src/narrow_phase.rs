@@ -208,6 +208,10 @@ pub struct StepStats {
     /// Of those, the ones whose EPA started from the polytope the pair kept and answered from
     /// it, without GJK.
     pub epa_warm: u64,
+    /// Pairs overlapping at their last query too that a face normal and a point inside the
+    /// other shape answered, without GJK or EPA
+    /// ([`PairOutcome::face_certified`](crate::PairOutcome::face_certified)).
+    pub face_certified: u64,
     /// Pair queries that stopped on an iteration cap (GJK's, EPA's, or EPA's local-refinement
     /// exit): the best estimate was used. Counted whether or not the pair ended with a contact.
     pub iteration_limits: u64,
@@ -250,6 +254,7 @@ impl core::ops::Add for StepStats {
         self.warm_starts += other.warm_starts;
         self.epa_runs += other.epa_runs;
         self.epa_warm += other.epa_warm;
+        self.face_certified += other.face_certified;
         self.iteration_limits += other.iteration_limits;
         self.fallbacks += other.fallbacks;
         self.gjk_stalls += other.gjk_stalls;
@@ -793,6 +798,7 @@ fn process_pair<T: Real>(
     stats.warm_starts += u64::from(outcome.warm_started);
     stats.epa_runs += u64::from(outcome.epa_ran);
     stats.epa_warm += u64::from(outcome.epa_warm);
+    stats.face_certified += u64::from(outcome.face_certified);
     stats.gjk_stalls += u64::from(outcome.gjk_stalled);
     stats.sat_runs += u64::from(outcome.sat_ran);
     stats.sat_cache_hits += u64::from(outcome.sat_cache_hit);

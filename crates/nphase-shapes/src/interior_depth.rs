@@ -34,7 +34,7 @@
 //! `16 ε (1 + |e₁| |e₂| / |e₁ × e₂|) |v₀ − x|`, which grows without bound on a sliver triangle,
 //! whose plane is rounding — such a term claims nothing.
 
-use nphase_math::{Point, Real, closest_point_to_origin, segment_distance2};
+use nphase_math::{Point, Real, Vector, closest_point_to_origin, segment_distance2};
 use num_traits::Float;
 
 use crate::shape::{Core, Shape};
@@ -56,15 +56,39 @@ impl<T: Real> Shape<T> {
     }
 }
 
-/// `σ` of the module doc for `core`, rounded down.
-fn core_depth<T: Real>(core: &Core<'_, T>, x: &Point<T>) -> T {
-    let beyond = |sigma: T| {
-        if sigma >= T::zero() {
-            sigma
-        } else {
-            T::neg_infinity()
+impl<T: Real> Core<'_, T> {
+    /// The core's `σ` of the module doc for every point within `err` of `x` (`err ≥ 0`, a bound
+    /// on each coordinate's error, the core's frame): `σ(x)` lowered by how far that error can
+    /// carry `x` toward the term that is least. Each term is a distance, which moves by at most
+    /// as much as the point does along it: a box's faces by their axis's error, a cylinder's side
+    /// by the error across its axis and its caps by the error along it, any other core's terms
+    /// by `|err|`. The shape's depth is this plus its radius, as for
+    /// [`Shape::interior_depth`]; a point whose computed coordinates carry a transform's
+    /// rounding is certified for where it truly lies.
+    pub fn interior_depth_within(&self, x: &Point<T>, err: &Vector<T>) -> T {
+        if !x.coords.iter().chain(err.iter()).all(|c| c.is_finite()) {
+            return T::neg_infinity();
         }
-    };
+        match self {
+            Core::Cuboid(c) => beyond(cuboid_depth(c, x, err)),
+            Core::Cylinder(c) => beyond(cylinder_depth(c, x, err)),
+            _ => core_depth(self, x) - err.norm(),
+        }
+    }
+}
+
+/// `σ` of the module doc for `core`, rounded down.
+/// A solid's `σ`: a negative depth below its faces claims nothing (the module doc).
+fn beyond<T: Real>(sigma: T) -> T {
+    if sigma >= T::zero() {
+        sigma
+    } else {
+        T::neg_infinity()
+    }
+}
+
+fn core_depth<T: Real>(core: &Core<'_, T>, x: &Point<T>) -> T {
+    let exact = Vector::zeros();
     match core {
         Core::Point => {
             let d = x.coords.norm();
@@ -80,8 +104,8 @@ fn core_depth<T: Real>(core: &Core<'_, T>, x: &Point<T>) -> T {
             let size = a.coords.norm() + b.coords.norm() + c.coords.norm() + x.coords.norm();
             -d - down(size)
         }
-        Core::Cuboid(c) => beyond(cuboid_depth(c, x)),
-        Core::Cylinder(c) => beyond(cylinder_depth(c, x)),
+        Core::Cuboid(c) => beyond(cuboid_depth(c, x, &exact)),
+        Core::Cylinder(c) => beyond(cylinder_depth(c, x, &exact)),
         Core::Cone(c) => beyond(cone_depth(c, x)),
         Core::Convex(h) => beyond(hull_depth(h, x)),
     }
@@ -92,21 +116,26 @@ fn down<T: Real>(magnitude: T) -> T {
     T::lit(8.0) * T::TOLERANCES.epsilon * magnitude
 }
 
-fn cuboid_depth<T: Real>(c: &Cuboid<T>, x: &Point<T>) -> T {
+/// `err`: each coordinate's error bound ([`Core::interior_depth_within`]; zero for an exact `x`).
+fn cuboid_depth<T: Real>(c: &Cuboid<T>, x: &Point<T>, err: &Vector<T>) -> T {
     let he = c.half_extents();
     (0..3)
         .map(|k| {
             let (h, a) = (he[k], Float::abs(x[k]));
-            h - a - down(h + a)
+            h - a - down(h + a) - err[k]
         })
         .fold(T::infinity(), Float::min)
 }
 
-fn cylinder_depth<T: Real>(c: &Cylinder<T>, x: &Point<T>) -> T {
+/// `err` as for [`cuboid_depth`].
+fn cylinder_depth<T: Real>(c: &Cylinder<T>, x: &Point<T>, err: &Vector<T>) -> T {
     let (h, r) = (c.half_height(), c.radius());
     let rho = Float::hypot(x.x, x.z);
     let y = Float::abs(x.y);
-    Float::min(r - rho - down(r + rho), h - y - down(h + y))
+    Float::min(
+        r - rho - down(r + rho) - Float::hypot(err.x, err.z),
+        h - y - down(h + y) - err.y,
+    )
 }
 
 fn cone_depth<T: Real>(c: &Cone<T>, x: &Point<T>) -> T {

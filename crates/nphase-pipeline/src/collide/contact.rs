@@ -97,6 +97,9 @@ pub struct PairOutcome<T: Real> {
     /// Whether EPA started from the polytope the pair kept from its last query and answered
     /// from it (no GJK ran; see [`nphase_epa::penetration_warm`]). Implies `epa_ran`.
     pub epa_warm: bool,
+    /// Whether the pair, overlapping at its last query too, was answered by a face normal and a
+    /// point inside the other shape (`collide/face_certificate.rs`: no GJK, no EPA).
+    pub face_certified: bool,
     /// How the query ended, whether or not it produced a contact: a query that stopped on an
     /// iteration cap or fell back to an estimate is reported here even when that estimate put
     /// the pair beyond the prediction distance (then `contact` is `None`). When there is a

@@ -1,7 +1,10 @@
 //! Convex against convex by GJK on the cores, EPA when they overlap (the general path of
 //! [`query_pair`](super::query_pair)).
 //!
-//! 0. a pair whose cores overlapped at its last query starts EPA from the polytope it kept
+//! 0. a pair whose cores overlapped at its last query is first answered, where it can be, by a
+//!    face normal beside last frame's and a point of one shape inside the other
+//!    (`face_certificate.rs`: two support points and an interior depth bracket the distance);
+//!    else it starts EPA from the polytope it kept
 //!    ([`nphase_epa::penetration_warm`]): re-evaluated at this pose, that polytope still lies in
 //!    the Minkowski difference, so when every face clears the origin it proves the overlap
 //!    (no GJK) and EPA's certificate from it is as good as a cold one; otherwise the pair goes
@@ -56,9 +59,17 @@ pub(crate) fn convex_contact<T: Real>(
     epa: &mut EpaWorkspace<T>,
     feature: &mut SupportFeature<T>,
 ) -> PairOutcome<T> {
-    let warm = kept
-        .as_deref()
-        .and_then(Option::as_deref)
+    let kept_polytope = kept.as_deref().and_then(Option::as_deref);
+    // A pair that overlapped at its last query: a face and a point inside may certify it.
+    if kept_polytope.is_some_and(|k| !k.is_empty())
+        && let Some(outcome) = super::face_certificate::face_certificate(input, cache, feature)
+    {
+        if let Some(c) = &outcome.contact {
+            cache.store_axis(&-c.normal.into_inner());
+        }
+        return outcome;
+    }
+    let warm = kept_polytope
         .and_then(|k| nphase_epa::penetration_warm(input, k, &epa_options(input), epa));
     let outcome = match warm {
         Some(out) => {
@@ -660,7 +671,7 @@ fn snap_to_face_normal<T: Real>(
 /// support point; or a small face or edge flat on the large one, whose support point may hang
 /// past the large face's edge) A's witness is kept, moved onto its surface along the normal,
 /// and B's placed `g` along it.
-fn face_witnesses<T: Real>(
+pub(super) fn face_witnesses<T: Real>(
     input: &CoreInput<'_, T>,
     contact: &LocalContact<T>,
     (u, owner_is_a): (&Vector<T>, bool),

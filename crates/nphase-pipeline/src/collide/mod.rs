@@ -35,9 +35,10 @@
 //!   (`polytope_sat/certificate.rs`);
 //! * everything else: GJK on the cores, EPA when they overlap
 //!   (`convex_gjk.rs`), warm-started from the pair's
-//!   [`SimplexCache`]; a pair that overlapped at its last query starts with EPA from the
-//!   polytope it kept ([`WarmPolytope`]), which proves the overlap without GJK when it still
-//!   encloses the origin.
+//!   [`SimplexCache`]; a pair that overlapped at its last query is first tried by a face
+//!   normal and a point inside (`face_certificate.rs`), then starts with EPA from the polytope
+//!   it kept ([`WarmPolytope`]), which proves the overlap without GJK when it still encloses
+//!   the origin.
 //!
 //! Every routine answers in A's frame: A at the origin, B at `pos12`, the normal from A toward
 //! B, the distance signed (negative when penetrating). A contact is reported when the signed
@@ -48,6 +49,7 @@ mod ball_ball;
 mod contact;
 mod convex_gjk;
 mod cuboid_sat;
+mod face_certificate;
 mod lateral_azimuth;
 mod point_box;
 mod point_cone;
