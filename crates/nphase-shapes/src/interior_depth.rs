@@ -302,6 +302,67 @@ mod tests {
         check::<f32>(2, 2e-6);
     }
 
+    /// The depth within an error box holds for every point of the box (its corners included):
+    /// the ball it reports about each lies inside every support plane; with no error it is
+    /// [`Shape::interior_depth`], bit for bit.
+    #[test]
+    fn the_depth_within_an_error_holds_across_the_error_box() {
+        fn check<T: Real>(seed: u64, slack: f64) {
+            let mut rng = Pcg64::seed_from_u64(seed);
+            let mut claimed = 0;
+            for case in 0..2000 {
+                let shape = random_shape::<T>(&mut rng, case % 9);
+                let (core, radius) = shape.core();
+                let coordinate =
+                    |rng: &mut Pcg64, scale: f64| T::lit(rng.random_range(-scale..scale));
+                let mut draw = |scale: f64| {
+                    Vector::new(
+                        coordinate(&mut rng, scale),
+                        coordinate(&mut rng, scale),
+                        coordinate(&mut rng, scale),
+                    )
+                };
+                let x = Point::from(draw(0.5));
+                let err = draw(0.05).abs();
+                let exact = core.interior_depth_within(&x, &Vector::zeros()) + radius;
+                assert_eq!(
+                    exact.as_f64().to_bits(),
+                    shape.interior_depth(&x).as_f64().to_bits(),
+                    "case {case}"
+                );
+                let depth = core.interior_depth_within(&x, &err) + radius;
+                assert!(!depth.is_nan(), "case {case}");
+                if depth <= T::zero() {
+                    continue;
+                }
+                claimed += 1;
+                for k in 0..100 {
+                    // The box's eight corners first, then points inside it.
+                    let signs = Vector::new(k & 1, (k >> 1) & 1, (k >> 2) & 1)
+                        .map(|b| if b == 1 { T::one() } else { -T::one() });
+                    let shift = if k < 8 {
+                        Vector::repeat(T::one())
+                    } else {
+                        draw(1.0).abs()
+                    };
+                    let y = x + err.component_mul(&signs).component_mul(&shift);
+                    let u = draw(1.0);
+                    let Some(u) = nphase_math::normalize_robust(&u) else {
+                        continue;
+                    };
+                    let beyond = (shape.local_support_point(&u) - y).dot(&u);
+                    assert!(
+                        beyond >= depth - T::lit(slack),
+                        "case {case}: {shape:?} at {y:?}: depth {depth:?}, plane {beyond:?}"
+                    );
+                }
+            }
+            assert!(claimed > 500, "{claimed}");
+        }
+        check::<f64>(3, 1e-13);
+        check::<f32>(4, 2e-6);
+    }
+
     fn random_shape<T: Real>(rng: &mut Pcg64, kind: usize) -> Shape<T> {
         let mut s = || T::lit(rng.random_range(0.2..1.0));
         match kind {
