@@ -33,7 +33,8 @@
 //! # When it answers
 //! On a pair whose last query overlapped (it kept EPA's polytope), neither core a hull (a
 //! hull's interior depth is a scan of its triangles, and the manifold's search starts from
-//! what EPA's path learns of its faces). The candidates are the face of A that supports it
+//! what EPA's path learns of its faces; let in, hulls saved nothing on the coherence bench,
+//! docs/performance.md). The candidates are the face of A that supports it
 //! along last frame's normal and the face of B along its reverse, where within
 //! [`FLAT_FEATURE_ANGLE`] of that normal: face normals are exact in their shape's frame.
 //! (Last frame's normal itself, where no face lies beside it — a box's corner in a cylinder's
