@@ -118,8 +118,12 @@ pub(super) fn face_certificate<T: Real>(
         (a_depth, false)
     };
     let delta = T::TOLERANCES.accuracy * input.small_scale();
-    // NaN never answers.
-    if !(depth > T::zero() && -depth - g <= T::lit(WIDEST_BRACKET_DELTAS) * delta) {
+    // NaN never answers; nor does a gap past the prediction (a depth lost to rounding), which
+    // EPA's path would clamp.
+    if !(depth > T::zero()
+        && -depth - g <= T::lit(WIDEST_BRACKET_DELTAS) * delta
+        && g <= input.max_dist)
+    {
         return None;
     }
     let (point1, point2) = if b_inside {
