@@ -60,6 +60,11 @@ const WIDEST_BRACKET_DELTAS: f64 = 2.0;
 /// The contact of overlapping cores certified by a face normal and a point inside (the module
 /// doc), from `cache`'s axis (`−normal` of the pair's last answer, A's frame); `None` where no
 /// candidate certifies (the caller runs EPA). `feature` is scratch space.
+///
+/// Kept out of line: inlined into [`convex_contact`](super::convex_gjk::convex_contact), it
+/// cost a resting pile 3 % more instructions a pair-frame by the changes it made to the code
+/// around it (docs/performance.md, stop 58).
+#[inline(never)]
 pub(super) fn face_certificate<T: Real>(
     input: &CoreInput<'_, T>,
     cache: &SimplexCache<T>,
