@@ -60,19 +60,17 @@ pub(crate) fn convex_contact<T: Real>(
     feature: &mut SupportFeature<T>,
 ) -> PairOutcome<T> {
     let kept_polytope = kept.as_deref().and_then(Option::as_deref);
-    // A pair that overlapped at its last query: a face and a point inside may certify it.
-    if kept_polytope.is_some_and(|k| !k.is_empty())
-        && let Some(outcome) = super::face_certificate::face_certificate(input, cache, feature)
-    {
-        if let Some(c) = &outcome.contact {
-            cache.store_axis(&-c.normal.into_inner());
-        }
-        return outcome;
-    }
+    // A pair that overlapped at its last query: a face and a point inside may certify it, else
+    // EPA starts from the polytope it kept.
+    let certified = kept_polytope
+        .filter(|k| !k.is_empty())
+        .and_then(|_| super::face_certificate::face_certificate(input, cache, feature));
     let warm = kept_polytope
+        .filter(|_| certified.is_none())
         .and_then(|k| nphase_epa::penetration_warm(input, k, &epa_options(input), epa));
-    let outcome = match warm {
-        Some(out) => {
+    let outcome = match (certified, warm) {
+        (Some(outcome), _) => outcome,
+        (None, Some(out)) => {
             // The kept polytope stays as it was unless it has gone stale (see
             // `STALE_AFTER_ITERATIONS`); the grown one is kept then.
             let stale = out.stats.max_faces > 0 && out.stats.iterations > STALE_AFTER_ITERATIONS;
@@ -90,7 +88,7 @@ pub(crate) fn convex_contact<T: Real>(
             }
             outcome
         }
-        None => {
+        (None, None) => {
             let warm_start = *cache != SimplexCache::EMPTY;
             let mut query = |cache: &mut SimplexCache<T>| {
                 let mut simplex = Simplex::default();
@@ -122,11 +120,11 @@ pub(crate) fn convex_contact<T: Real>(
             outcome
         }
     };
-    // GJK's axis of an overlap is a rounding residue; the penetration's normal is where the
-    // next frame's cold start on curved cores (no vertex ids to rebuild a simplex from) should
-    // search: along `−normal`, the direction GJK keeps for a separated pair (`a − b` at the
-    // closest points).
-    if outcome.epa_ran
+    // GJK's axis of an overlap is a rounding residue (or no GJK ran); the penetration's normal
+    // is where the next frame's cold start on curved cores (no vertex ids to rebuild a simplex
+    // from) should search, and what the next certificate starts from: along `−normal`, the
+    // direction GJK keeps for a separated pair (`a − b` at the closest points).
+    if (outcome.epa_ran || outcome.face_certified)
         && let Some(c) = &outcome.contact
     {
         cache.store_axis(&-c.normal.into_inner());
