@@ -792,12 +792,21 @@ fn edge_pair_witnesses<T: Real>(
 /// B's bottom lies beyond A's top along `c`, `−(A − B)'s support · c`. For a unit `c`, a
 /// certified lower bound on the signed distance (up to rounding).
 pub(super) fn support_gap<T: Real>(input: &CoreInput<'_, T>, c: &Vector<T>) -> T {
+    support_gap_at(input, c).0
+}
+
+/// [`support_gap`] and the support point of the cores' difference that measured it (its `a`
+/// and `b`: A's highest core point along `c` and B's lowest, A's frame, radii not added).
+pub(super) fn support_gap_at<T: Real>(
+    input: &CoreInput<'_, T>,
+    c: &Vector<T>,
+) -> (T, SimplexVertex<T>) {
     let w = MinkowskiDifference::new(input.shape1, input.shape2, &input.pos12).support(
         c,
         VertexId::NONE,
         VertexId::NONE,
     );
-    -w.w.dot(c) - input.radius1 - input.radius2
+    (-w.w.dot(c) - input.radius1 - input.radius2, w)
 }
 
 /// How far a witness pair (A's frame) lies off the two support planes along the unit `n`: the

@@ -46,12 +46,12 @@
 //! `(6 δ − w) / 2`, stays at least `2 δ` (`pair.rs`). Its witnesses are those EPA's path gives a
 //! face normal (`face_witnesses`).
 
-use nphase_gjk::{MinkowskiDifference, SimplexCache};
+use nphase_gjk::SimplexCache;
 use nphase_math::{Real, UnitVector, Vector};
-use nphase_shapes::{Core, FLAT_FEATURE_ANGLE, FeatureMap, SupportFeature, VertexId};
+use nphase_shapes::{Core, FLAT_FEATURE_ANGLE, FeatureMap, SupportFeature};
 use num_traits::Float;
 
-use super::convex_gjk::{CoreInput, face_witnesses};
+use super::convex_gjk::{CoreInput, face_witnesses, support_gap_at};
 use super::{ContactQuality, LocalContact, PairOutcome};
 
 /// The widest bracket this answers with, in `δ` (the module doc).
@@ -86,12 +86,7 @@ pub(super) fn face_certificate<T: Real>(
         .local_support_face_normal(&rotation.inverse_transform_vector(&-last), feature)
         .map(|f| UnitVector::new_unchecked(-(rotation * f.into_inner())))
         .filter(beside);
-    let md = MinkowskiDifference::new(input.shape1, input.shape2, &input.pos12);
-    let radii = input.radius1 + input.radius2;
-    let gap_along = |c: &UnitVector<T>| {
-        let w = md.support(c.as_ref(), VertexId::NONE, VertexId::NONE);
-        (-w.w.dot(c) - radii, w)
-    };
+    let gap_along = |c: &UnitVector<T>| support_gap_at(input, c.as_ref());
     // The candidate with the larger gap (the better lower bound); A's on a tie.
     let (c, owner_is_a, (g, w)) = match (face1, face2) {
         (Some(c1), Some(c2)) => {
