@@ -47,12 +47,8 @@ impl<T: Real> Shape<T> {
     /// rounding, or a point that is not finite). The module doc derives each shape's closed
     /// form.
     pub fn interior_depth(&self, x: &Point<T>) -> T {
-        // `Float::min` passes over NaN: a NaN term would be no term.
-        if !x.coords.iter().all(|c| c.is_finite()) {
-            return T::neg_infinity();
-        }
         let (core, radius) = self.core();
-        core_depth(&core, x) + radius
+        core.interior_depth_within(x, &Vector::zeros()) + radius
     }
 }
 
@@ -63,21 +59,17 @@ impl<T: Real> Core<'_, T> {
     /// as much as the point does along it: a box's faces by their axis's error, a cylinder's side
     /// by the error across its axis and its caps by the error along it, any other core's terms
     /// by `|err|`. The shape's depth is this plus its radius, as for
-    /// [`Shape::interior_depth`]; a point whose computed coordinates carry a transform's
-    /// rounding is certified for where it truly lies.
+    /// [`Shape::interior_depth`] (which is this with no error); a point whose computed
+    /// coordinates carry a transform's rounding is certified for where it truly lies.
     pub fn interior_depth_within(&self, x: &Point<T>, err: &Vector<T>) -> T {
+        // `Float::min` passes over NaN: a NaN term would be no term.
         if !x.coords.iter().chain(err.iter()).all(|c| c.is_finite()) {
             return T::neg_infinity();
         }
-        match self {
-            Core::Cuboid(c) => beyond(cuboid_depth(c, x, err)),
-            Core::Cylinder(c) => beyond(cylinder_depth(c, x, err)),
-            _ => core_depth(self, x) - err.norm(),
-        }
+        core_depth(self, x, err)
     }
 }
 
-/// `σ` of the module doc for `core`, rounded down.
 /// A solid's `σ`: a negative depth below its faces claims nothing (the module doc).
 fn beyond<T: Real>(sigma: T) -> T {
     if sigma >= T::zero() {
@@ -87,27 +79,30 @@ fn beyond<T: Real>(sigma: T) -> T {
     }
 }
 
-fn core_depth<T: Real>(core: &Core<'_, T>, x: &Point<T>) -> T {
-    let exact = Vector::zeros();
+/// `σ` of the module doc for `core`, rounded down, for every point within `err` of `x`
+/// ([`Core::interior_depth_within`]).
+fn core_depth<T: Real>(core: &Core<'_, T>, x: &Point<T>, err: &Vector<T>) -> T {
+    // A box's and a cylinder's terms move by their axes' errors; any other core's by `|err|`.
+    let spread = || err.norm();
     match core {
         Core::Point => {
             let d = x.coords.norm();
-            -d - down(d)
+            -d - down(d) - spread()
         }
         Core::Segment(s) => {
             let d = Float::sqrt(segment_distance2(&s.a(), &s.b(), x));
-            -d - down(d + s.a().coords.norm() + s.b().coords.norm() + x.coords.norm())
+            -d - down(d + s.a().coords.norm() + s.b().coords.norm() + x.coords.norm()) - spread()
         }
         Core::Triangle(t) => {
             let [a, b, c] = t.vertices();
             let d = closest_point_to_origin(&[a - x, b - x, c - x]).point.norm();
             let size = a.coords.norm() + b.coords.norm() + c.coords.norm() + x.coords.norm();
-            -d - down(size)
+            -d - down(size) - spread()
         }
-        Core::Cuboid(c) => beyond(cuboid_depth(c, x, &exact)),
-        Core::Cylinder(c) => beyond(cylinder_depth(c, x, &exact)),
-        Core::Cone(c) => beyond(cone_depth(c, x)),
-        Core::Convex(h) => beyond(hull_depth(h, x)),
+        Core::Cuboid(c) => beyond(cuboid_depth(c, x, err)),
+        Core::Cylinder(c) => beyond(cylinder_depth(c, x, err)),
+        Core::Cone(c) => beyond(cone_depth(c, x)) - spread(),
+        Core::Convex(h) => beyond(hull_depth(h, x)) - spread(),
     }
 }
 
