@@ -106,7 +106,8 @@ pub(super) fn face_certificate<T: Real>(
     let eps16 = T::lit(16.0) * T::TOLERANCES.epsilon;
     // B's deepest point along `c` (A's frame) in A, and A's highest in B (B's frame).
     let b = w.b - u * input.radius2;
-    let b_err = t.map(|tk| eps16 * ((w.b.coords - t).norm() + Float::abs(tk) + input.radius2));
+    let b_far = (w.b.coords - t).norm();
+    let b_err = t.map(|tk| eps16 * (b_far + Float::abs(tk) + input.radius2));
     let b_depth = input.shape1.interior_depth_within(&b, &b_err) + input.radius1;
     let a = w.a + u * input.radius1;
     let a_err = Vector::repeat(eps16 * (a.coords.norm() + t.norm() + input.radius1));
