@@ -10,7 +10,8 @@
 //! (311 more) was generated later still, by a fresh-seed campaign that found a needle
 //! triangle's witness pair 0.3 off in f32 (`polytope_sat.rs`, the edge pair's witnesses). The
 //! disparity sets (`oracle gen --set disparity --seed 3|5`, `--seed 8 --pairs 500` generated
-//! after the library was tuned on the first two, and `--seed 31|32|41|71|72|82|102|103|108|113` from the
+//! after the library was tuned on the first two, and `--seed 31|32|41|71|72|82|102|103|108|113|136`
+//! from the
 //! fresh-seed campaigns, with the witnesses and normals they found off — in `disparity_s32`
 //! pair 387 a cylinder's rim 6.2e-6 from a 600-unit hull's edge, `rim_edge.rs`; in
 //! `disparity_s71` pairs 851 and 884 small shapes sunk into the side of cylinders of radius 286
@@ -27,7 +28,12 @@
 //! triangle 4.9e-4 from a long box edge, whose f32 normal leant 4e-6 rad along the edge and
 //! halved the distance, `snap_to_face_normal` there; in `disparity_s113` pair 267 a cylinder's
 //! rim 1.5e-5 from a hull's 19-unit edge, whose f32 normal between the closest points was
-//! 0.07 rad off, `rim_edge.rs`) put a small shape (0.02–1) on a large one
+//! 0.07 rad off, `rim_edge.rs`, and pair 340 a small cone sunk at a triangle's edge, whose f64
+//! witness on the triangle a tangential share moved 3.9e-7 across the edge, `tangential_moves`
+//! in `convex_gjk.rs`, found by the triangle check of `outside_by` at stop 60; in
+//! `disparity_s136` pair 975 a 2 cm box 2.7e-6 from a triangle's edge, whose f32 witness on the
+//! triangle lay 3.2e-3 beyond it, `snap_to_face_normal` there) put a small shape (0.02–1) on a
+//! large one
 //! (20–2000), separated,
 //! shallow or sunk. The deep sets (`deep_s1|2|3`, 1 663 pairs: `tests/data/oracle/
 //! deep_in_large.py` with seeds 1–3 and 600 candidates, then `oracle expect`) sink a small shape
@@ -65,6 +71,11 @@
 //! precision of the run), the answer mapped back to the world in f64. On failure the message
 //! lists the failing pairs with their labels.
 
+// The shapes' crate's independent oracles (written apart from the code under test): a
+// segment's distance from a witness, for a triangle's edges.
+#[path = "../crates/nphase-shapes/tests/common/mod.rs"]
+mod shape_oracles;
+
 use nphase::pipeline::query::contact;
 use nphase_cli::scene::Scene;
 use nphase_math::nalgebra::convert_ref;
@@ -88,7 +99,7 @@ const SETS: [&str; 13] = [
     "degenerate_s32",
 ];
 
-const DISPARITY_SETS: [&str; 16] = [
+const DISPARITY_SETS: [&str; 17] = [
     "disparity_s3",
     "disparity_s5",
     "disparity_s8",
@@ -102,6 +113,7 @@ const DISPARITY_SETS: [&str; 16] = [
     "disparity_s103",
     "disparity_s108",
     "disparity_s113",
+    "disparity_s136",
     "deep_s1",
     "deep_s2",
     "deep_s3",
@@ -172,7 +184,11 @@ fn support(scene: &Scene<f64>, body: usize, dir: &Vector<f64>) -> f64 {
 /// A lower bound (certified up to f64 rounding) on how far `p` (world) lies outside a body's
 /// shape: the largest `u·p − h(u)` (`h` the support value) over the directions of a few steps
 /// of the iteration `u ← (p − support point along u)`, started at `dir` (the shape's outward
-/// contact normal), the shape's six local axis directions, and for a hull its face planes.
+/// contact normal), the shape's six local axis directions, for a hull its face planes, and for
+/// a triangle (rounded or not) the smaller of its distances to its plane and to its edges (the
+/// shapes' crate's segment oracle): the iteration from a long edge's support point bounces
+/// between the edge's far ends, and missed a witness 3.2e-3 beyond a 91-unit edge
+/// (`disparity_s136` pair 975, f32).
 /// Every direction's value is a lower bound on the distance from `p` to the shape, so a value
 /// above the tolerance proves the witness off its shape; the iteration finds the direction from
 /// the shape's nearest feature (a vertex beside which the witness slid), the face planes a
@@ -185,6 +201,28 @@ fn outside_by(scene: &Scene<f64>, body: usize, p: &Point<f64>, dir: &Vector<f64>
     let pose: Isometry<f64> = b.exact_pose;
     let shape = scene.shape_of(b);
     let mut best = f64::NEG_INFINITY;
+    let triangle = match shape {
+        Shape::Triangle(t) => Some((t, 0.0)),
+        Shape::Round(r) => match r.inner() {
+            Shape::Triangle(t) => Some((t, r.border_radius())),
+            _ => None,
+        },
+        _ => None,
+    };
+    if let Some((t, radius)) = triangle {
+        // Its distance to its plane where the point projects inside, to an edge where it projects
+        // outside: at least the smaller of the two either way (closest-point barycentrics are not
+        // robust on slivers, the edges' distances and the plane's are).
+        let local = pose.inverse_transform_point(p).coords;
+        let [a, b, c] = t.vertices().map(|v| v.coords);
+        let plane = (b - a)
+            .cross(&(c - a))
+            .try_normalize(0.0)
+            .map_or(0.0, |n| n.dot(&(local - a)).abs());
+        let edges = [(a, b), (b, c), (c, a)]
+            .map(|(s, e)| shape_oracles::distance_to_segment(&local, &s, &e));
+        best = best.max(edges.into_iter().fold(plane, f64::min) - radius);
+    }
     if let Shape::Convex(hull) = shape {
         let local = pose.inverse_transform_point(p);
         for k in 0..hull.face_count() {

@@ -576,3 +576,63 @@ fn collinear_segments_touching_stay_touching_when_a_zero_changes_sign() {
         }
     }
 }
+
+/// Found by fuzzing the adapter (`fuzz/README.md`, stop 60): a cone 1 mm across and 2.6e-7
+/// thick sunk 0.48 mm into the flat hull parry builds of a sliver's points (a triangle 680
+/// long), f32. The adapter takes the hull as nphase's A (the larger), and there EPA capped with
+/// an estimate 5.1 deep; from the cone's side it converges. A fresh pair (a cold query, as
+/// every pair's first frame is) and a kept one answer the oracle's depth, 4.832e-4
+/// (`oracle expect` on the scene of these shapes and pose), within the small-on-large
+/// tolerance of docs/accuracy.md (`1e-4 × small + 5e-7 × scale`: 1.7e-4).
+#[test]
+fn a_thin_cone_in_a_flat_hull_answers_from_either_side() {
+    let points: Vec<Vector> = [
+        [-392.181_4, -392.181_4, -392.181_4],
+        [0.009_646_911, 0.004_646_912, 0.009_646_911],
+        [0.009_646_911, 0.009_646_911, -48.632_81],
+    ]
+    .iter()
+    .map(|p| Vector::new(p[0], p[1], p[2]))
+    .collect();
+    let hull = SharedShape::convex_hull(&points).expect("a flat hull");
+    let cone = SharedShape::new(ps::Cone {
+        half_height: 1.281_738_3e-7,
+        radius: 4.967_041e-4,
+    });
+    let turn = parry3d_031::math::Rotation::from_xyzw(
+        0.000_474_431_78,
+        0.000_474_431_78,
+        0.309_368_97,
+        0.950_941_86,
+    );
+    let pose = Pose::from_parts(Vector::new(0.006_537_78, 0.009_646_923, 6.290_588_4), turn);
+    let prediction = 0.009_646_911;
+    let truth = -4.832_06e-4;
+    let deepest = |ms: &Manifolds| {
+        ms.iter()
+            .flat_map(|m| m.points.iter().map(|p| p.dist))
+            .fold(f32::INFINITY, f32::min)
+    };
+    let dispatcher = Dispatcher::default();
+    let mut kept: (Manifolds, Option<ContactManifoldsWorkspace>) = (Vec::new(), None);
+    for frame in 0..3 {
+        let mut fresh: (Manifolds, Option<ContactManifoldsWorkspace>) = (Vec::new(), None);
+        let d = Dispatcher::default();
+        manifolds(&d, &pose, &*cone.0, &*hull.0, prediction, &mut fresh);
+        manifolds(
+            &dispatcher,
+            &pose,
+            &*cone.0,
+            &*hull.0,
+            prediction,
+            &mut kept,
+        );
+        for (what, ms) in [("fresh", &fresh.0), ("kept", &kept.0)] {
+            let got = deepest(ms);
+            assert!(
+                (got - truth).abs() <= 1.7e-4,
+                "frame {frame}, {what}: deepest {got} against {truth}: {ms:?}"
+            );
+        }
+    }
+}

@@ -40,7 +40,7 @@ use nphase_gjk::{
     GjkInput, GjkOutput, GjkStatus, MinkowskiDifference, Simplex, SimplexCache, SimplexVertex,
     closest_points, closest_points_with_simplex,
 };
-use nphase_math::{Point, Real, SMALL_ON_LARGE_RATIO, UnitVector, Vector};
+use nphase_math::{Point, Real, SMALL_ON_LARGE_RATIO, UnitVector, Vector, segment_distance2};
 use nphase_shapes::{Core, FeatureId, FeatureMap, SupportFeature, SupportMap, VertexId};
 use num_traits::Float;
 
@@ -117,7 +117,22 @@ pub(crate) fn convex_contact<T: Real>(
                     k.clear();
                 }
             }
-            outcome
+            // An overlap EPA did not settle, from the other side: its answer where that one
+            // converged (the polytope of the other side is not kept).
+            let unsettled = outcome.epa_ran
+                && !outcome.gjk_stalled
+                && outcome.quality != ContactQuality::Converged;
+            let bracket = outcome.contact.map(|c| (c.lower_bound, c.upper_bound));
+            match bracket
+                .filter(|_| unsettled)
+                .map(|b| overlap_from_other_side(input, b, epa, feature))
+            {
+                Some(Some(other)) => PairOutcome {
+                    gjk_iterations: outcome.gjk_iterations + other.gjk_iterations,
+                    ..other
+                },
+                _ => outcome,
+            }
         }
     };
     // GJK's axis of an overlap is a rounding residue (or no GJK ran); the penetration's normal
@@ -272,7 +287,7 @@ pub(crate) fn contact_from_gjk<T: Real>(
                         c.upper_bound = Float::max(estimate.upper_bound, c.lower_bound);
                         align_stalled_witnesses(input, &estimate, &mut c);
                         outcome.supports = snap_to_face_normal(input, &mut c, feature);
-                        settle_witnesses(input, &mut c);
+                        settle_witnesses(input, &mut c, feature);
                         promote_within_promise(input, size, &mut c, &mut outcome);
                         c
                     };
@@ -404,7 +419,7 @@ fn overlap_contact<T: Real>(
         best_sampled_axis(input, &mut contact);
     }
     outcome.supports = snap_to_face_normal(input, &mut contact, feature);
-    settle_witnesses(input, &mut contact);
+    settle_witnesses(input, &mut contact, feature);
     promote_within_promise(input, size, &mut contact, outcome);
     // A flat or touching start can leave EPA's signed depth a rounding error on the separated
     // side (a "distance" of ~ε·size). Clamp it, so that a contact never reports a distance
@@ -615,8 +630,10 @@ fn snap_to_face_normal<T: Real>(
                 (contact.point1, contact.point2) =
                     s.witnesses(&u, g, (input.radius1, input.radius2));
             }
+            // Crossed supporting edges touch edge on edge, whichever of their normals won
+            // (their gaps differ by rounding): the witnesses are the edges' closest points.
             None => match (edge1, edge2) {
-                (Some(e1), Some(e2)) if Some(u) == crossing => {
+                (Some(e1), Some(e2)) if crossing.is_some() => {
                     (contact.point1, contact.point2) = edge_pair_witnesses(input, (e1, e2), &u, g);
                 }
                 _ => {
@@ -631,6 +648,9 @@ fn snap_to_face_normal<T: Real>(
         // it is above g).
         contact.lower_bound = Float::max(contact.lower_bound, g);
         contact.upper_bound = Float::max(contact.upper_bound, g);
+    } else if let (Some(_), Some(e1), Some(e2)) = (crossing, edge1, edge2) {
+        // The normal stands, on two crossed supporting edges: the witnesses belong on them.
+        witnesses_on_crossed_edges(input, contact, (e1, e2));
     } else if let Some((_, g, _)) = best.filter(|_| estimate_above_side) {
         // The normal stands (the side was a candidate, and lost), its estimate does not: the
         // distance becomes the normal's certified gap (`settle_witnesses` then places the
@@ -765,11 +785,13 @@ fn supporting_edge<T: Real>(
     best.map(|(_, ends)| ends)
 }
 
-/// The witness pair of a contact whose normal `u` (unit, A's frame) is the cross product of two
-/// supporting edges (`e1` A's, `e2` B's, both in A's frame), at the certified distance `g`: the
-/// edges' closest points ([`closest_parameters`](super::polytope_sat::closest_parameters)),
-/// the smaller shape's taken as its witness and the larger one's placed `g` along `u` from it,
-/// as [`face_witnesses`] places them.
+/// The witness pair of a contact on two crossed supporting edges (`e1` A's, `e2` B's, both in
+/// A's frame) whose normal `u` (unit, A's frame) is their cross product or beside it (either
+/// edge's normal across the contact normal, whose gap beat the cross product's by rounding), at
+/// the certified distance `g`: the edges' closest points
+/// ([`closest_parameters`](super::polytope_sat::closest_parameters)), the smaller shape's taken
+/// as its witness and the larger one's placed `g` along `u` from it, as [`face_witnesses`]
+/// places them.
 fn edge_pair_witnesses<T: Real>(
     input: &CoreInput<'_, T>,
     ([a1, b1], [a2, b2]): ([Point<T>; 2], [Point<T>; 2]),
@@ -785,6 +807,33 @@ fn edge_pair_witnesses<T: Real>(
     } else {
         let point2 = a2 + d2 * t - u * input.radius2;
         (point2 - u * g, point2)
+    }
+}
+
+/// The witnesses of a contact whose normal stands on two crossed supporting edges (`e1` A's,
+/// `e2` B's, A's frame; their cross product beside the normal): where either point of the pair
+/// in hand — its core point, less its radius along the normal — lies off its edge by more than
+/// docs/accuracy.md's promise, the edges' closest points instead ([`edge_pair_witnesses`], at
+/// the contact's distance along its normal). A pair aligned with the normal lies on the two
+/// support planes, but a plane through an edge holds points beyond the shape: a stalled GJK's
+/// pair slid along B's edge to its corner, and A's point, carried `dist · n` from it, left a
+/// triangle 3.2e-3 beyond its edge (f32, a 2 cm box 2.7e-6 from the edge of a triangle 91
+/// long, the edges 40° apart: `disparity_s136` pair 975). Where the pair is on its edges it
+/// stays as it is.
+fn witnesses_on_crossed_edges<T: Real>(
+    input: &CoreInput<'_, T>,
+    contact: &mut LocalContact<T>,
+    (e1, e2): ([Point<T>; 2], [Point<T>; 2]),
+) {
+    let n = contact.normal.into_inner();
+    let off = |p: &Point<T>, [a, b]: [Point<T>; 2]| segment_distance2(&a, &b, p);
+    let core1 = contact.point1 - n * input.radius1;
+    let core2 = contact.point2 + n * input.radius2;
+    let size = input.large_scale() + input.pos12.translation.vector.norm();
+    let promise = T::TOLERANCES.promise(input.small_scale(), input.large_scale(), size);
+    // NaN keeps the pair.
+    if Float::max(off(&core1, e1), off(&core2, e2)) > promise * promise {
+        (contact.point1, contact.point2) = edge_pair_witnesses(input, (e1, e2), &n, contact.dist);
     }
 }
 
@@ -854,7 +903,11 @@ fn off_support_planes<T: Real>(
 /// not: its points are the shifted pair's closest points, and what moves them is the share of
 /// the tangential mismatch and the planes' rounding (two cones deep in each other at ~500,
 /// f32: a move of 1e-3 that mends a pair 9.7e-4 off `dist · n`, `deep_s1` pair 6).
-fn settle_witnesses<T: Real>(input: &CoreInput<'_, T>, contact: &mut LocalContact<T>) {
+fn settle_witnesses<T: Real>(
+    input: &CoreInput<'_, T>,
+    contact: &mut LocalContact<T>,
+    feature: &mut SupportFeature<T>,
+) {
     let n = contact.normal.into_inner();
     let (radius1, radius2) = (input.radius1, input.radius2);
     let md = MinkowskiDifference::new(input.shape1, input.shape2, &input.pos12);
@@ -883,14 +936,13 @@ fn settle_witnesses<T: Real>(input: &CoreInput<'_, T>, contact: &mut LocalContac
     };
     let (p1, p2) = (c.point1, c.point2 - shift);
     // The rest of the mismatch is tangential and within GJK's accuracy; it is shared by the
-    // shapes' sizes (`share_of_a`).
+    // shapes' sizes (`share_of_a`), except across the edge a larger polytope touches with
+    // (`tangential_moves`).
     let share1 = share_of_a(input);
     let mismatch = (p2 - p1) - n * contact.dist;
     let tangential = mismatch - n * mismatch.dot(&n);
-    let (p1, p2) = (
-        p1 + tangential * share1,
-        p2 - tangential * (T::one() - share1),
-    );
+    let (move1, move2) = tangential_moves(input, (&n, tangential), share1, feature);
+    let (p1, p2) = (p1 + move1, p2 - move2);
     // Along the normal each point goes onto its own support plane.
     let p1 = p1 + n * ((w.a - p1).dot(&n) + radius1);
     let p2 = p2 + n * ((w.b - p2).dot(&n) - radius2);
@@ -911,6 +963,46 @@ fn settle_witnesses<T: Real>(input: &CoreInput<'_, T>, contact: &mut LocalContac
     }
 }
 
+/// How far A's point and B's point move (A's by the first, B's by minus the second) to take up
+/// the tangential mismatch `tangential` of a witness pair across the unit normal `n` (A's
+/// frame): shared by the shapes' sizes (`share1`, [`share_of_a`]) — except where the larger
+/// shape is a polytope touching with an edge ([`supporting_edge`] along `±n`): its point takes
+/// its share of the mismatch's part along the edge alone, and the smaller shape's point the rest.
+/// Moved across its edge, the larger shape's point leaves it: a triangle seen edge-on by a small
+/// cone sunk 7.6 mm at that edge, f64, its share carried its point 3.9e-7 off the triangle
+/// (`disparity_s113` pair 340, 12 times the tolerance).
+fn tangential_moves<T: Real>(
+    input: &CoreInput<'_, T>,
+    (n, tangential): (&Vector<T>, Vector<T>),
+    share1: T,
+    feature: &mut SupportFeature<T>,
+) -> (Vector<T>, Vector<T>) {
+    let larger_is_a = share1 >= T::lit(0.5);
+    let rotation = &input.pos12.rotation;
+    let edge = if larger_is_a {
+        supporting_edge(input.shape1, n, feature)
+    } else {
+        supporting_edge(
+            input.shape2,
+            &rotation.inverse_transform_vector(&-n),
+            feature,
+        )
+        .map(|[a, b]| [a, b].map(|p| rotation * p.coords))
+        .map(|[a, b]| [Point::from(a), Point::from(b)])
+    };
+    let across = edge
+        .and_then(|[a, b]| nphase_math::normalize_robust(&(b - a)))
+        .map_or(Vector::zeros(), |e| {
+            tangential - e.into_inner() * tangential.dot(&e)
+        });
+    let shared = tangential - across;
+    if larger_is_a {
+        (shared * share1, shared * (T::one() - share1) + across)
+    } else {
+        (shared * share1 + across, shared * (T::one() - share1))
+    }
+}
+
 /// The share of a tangential mismatch of a witness pair that A's point takes (B's takes the
 /// rest): in proportion to the shapes' sizes. The larger shape's surface is the flatter one at
 /// the contact, so its point stays on it to second order, while a point at a small shape's
@@ -923,6 +1015,55 @@ fn share_of_a<T: Real>(input: &CoreInput<'_, T>) -> T {
     } else {
         T::lit(0.5)
     }
+}
+
+/// An overlap whose EPA ended unsettled (on its iteration cap or a degenerate polytope), queried
+/// again cold with the shapes swapped, its answer turned back into A's frame where it converged
+/// within this side's certified `bracket` (up to docs/accuracy.md's promise; `None` otherwise:
+/// an overlap proven here is never traded for an answer outside it). EPA's polytope lives
+/// in the Minkowski difference of one side's frame, and on flat or thin shapes the rounding of
+/// one frame can leave it no face to settle on where the other's does: a cone 1 mm across and
+/// 2.6e-7 thick sunk 0.48 mm into a flat hull 680 long (the triangle parry's hull builder made of
+/// a sliver), f32, in the hull's frame EPA capped with an estimate 5.1 deep (bracket [−11,
+/// 0.86]), in the cone's it converged at 0.48 mm (found by fuzzing the rapier adapter, which
+/// takes the larger shape as A). The supporting-feature hints are the other side's, and are
+/// dropped (the manifold searches for its features).
+fn overlap_from_other_side<T: Real>(
+    input: &CoreInput<'_, T>,
+    (lower, upper): (T, T),
+    epa: &mut EpaWorkspace<T>,
+    feature: &mut SupportFeature<T>,
+) -> Option<PairOutcome<T>> {
+    let [size1, size2] = input.shape_sizes;
+    let swapped = CoreInput {
+        shape1: input.shape2,
+        radius1: input.radius2,
+        shape2: input.shape1,
+        radius2: input.radius1,
+        pos12: input.pos12.inverse(),
+        shape_sizes: [size2, size1],
+        ..*input
+    };
+    let mut simplex = Simplex::default();
+    let mut cold = SimplexCache::EMPTY;
+    let gjk = closest_points_with_simplex(&swapped, &mut cold, &mut simplex);
+    let other = contact_from_gjk(&swapped, (gjk, &simplex), epa, feature);
+    let size = input.large_scale() + input.pos12.translation.vector.norm();
+    let promise = T::TOLERANCES.promise(input.small_scale(), input.large_scale(), size);
+    let contact = other
+        .contact
+        .filter(|c| {
+            c.quality == ContactQuality::Converged
+                && c.dist >= lower - promise
+                && c.dist <= upper + promise
+        })?
+        .swapped_back(&input.pos12);
+    Some(PairOutcome {
+        contact: Some(contact),
+        lower_bound: contact.lower_bound,
+        supports: SupportHints::default(),
+        ..other
+    })
 }
 
 /// A stalled pair that neither EPA nor GJK's own bounds settled, queried again (cold) with the
