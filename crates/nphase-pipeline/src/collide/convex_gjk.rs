@@ -1034,20 +1034,7 @@ fn overlap_from_other_side<T: Real>(
     epa: &mut EpaWorkspace<T>,
     feature: &mut SupportFeature<T>,
 ) -> Option<PairOutcome<T>> {
-    let [size1, size2] = input.shape_sizes;
-    let swapped = CoreInput {
-        shape1: input.shape2,
-        radius1: input.radius2,
-        shape2: input.shape1,
-        radius2: input.radius1,
-        pos12: input.pos12.inverse(),
-        shape_sizes: [size2, size1],
-        ..*input
-    };
-    let mut simplex = Simplex::default();
-    let mut cold = SimplexCache::EMPTY;
-    let gjk = closest_points_with_simplex(&swapped, &mut cold, &mut simplex);
-    let other = contact_from_gjk(&swapped, (gjk, &simplex), epa, feature);
+    let other = queried_from_other_side(input, epa, feature);
     let size = input.large_scale() + input.pos12.translation.vector.norm();
     let promise = T::TOLERANCES.promise(input.small_scale(), input.large_scale(), size);
     let contact = other
@@ -1064,6 +1051,30 @@ fn overlap_from_other_side<T: Real>(
         supports: SupportHints::default(),
         ..other
     })
+}
+
+/// The pair queried cold from the other side: B as A, at the inverse pose (B's frame), its
+/// outcome in that frame. Steps 2–5 of the module doc, which reach [`from_larger_side`] at
+/// most once more: it swaps only toward the larger shape as A.
+fn queried_from_other_side<T: Real>(
+    input: &CoreInput<'_, T>,
+    epa: &mut EpaWorkspace<T>,
+    feature: &mut SupportFeature<T>,
+) -> PairOutcome<T> {
+    let [size1, size2] = input.shape_sizes;
+    let swapped = CoreInput {
+        shape1: input.shape2,
+        radius1: input.radius2,
+        shape2: input.shape1,
+        radius2: input.radius1,
+        pos12: input.pos12.inverse(),
+        shape_sizes: [size2, size1],
+        ..*input
+    };
+    let mut simplex = Simplex::default();
+    let mut cold = SimplexCache::EMPTY;
+    let gjk = closest_points_with_simplex(&swapped, &mut cold, &mut simplex);
+    contact_from_gjk(&swapped, (gjk, &simplex), epa, feature)
 }
 
 /// A stalled pair that neither EPA nor GJK's own bounds settled, queried again (cold) with the
@@ -1083,19 +1094,7 @@ fn from_larger_side<T: Real>(
     if !(size2 > size1) {
         return None;
     }
-    let swapped = CoreInput {
-        shape1: input.shape2,
-        radius1: input.radius2,
-        shape2: input.shape1,
-        radius2: input.radius1,
-        pos12: input.pos12.inverse(),
-        shape_sizes: [size2, size1],
-        ..*input
-    };
-    let mut simplex = Simplex::default();
-    let mut cold = SimplexCache::EMPTY;
-    let gjk = closest_points_with_simplex(&swapped, &mut cold, &mut simplex);
-    let c = contact_from_gjk(&swapped, (gjk, &simplex), epa, feature)
+    let c = queried_from_other_side(input, epa, feature)
         .contact
         .filter(|c| c.quality == ContactQuality::Converged)?;
     Some(c.swapped_back(&input.pos12))
