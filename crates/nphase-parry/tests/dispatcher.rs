@@ -636,3 +636,42 @@ fn a_thin_cone_in_a_flat_hull_answers_from_either_side() {
         }
     }
 }
+
+/// Found by fuzzing the adapter (`fuzz/README.md`, stop 60): a needle cone 19 km long and 6 mm
+/// wide through the middle of a 2 cm cone, f32. In the small cone's frame the needle's
+/// coordinates round by ~1e-3, GJK stalled and its estimate said 19.3 apart (a `Fallback`,
+/// bracket [−0.10, 19.3]); from the needle's frame the query ends 4.0e-3 deep on its iteration
+/// cap with a bracket of 4.8e-3 (f64: 4.036e-3 deep, converged). `distance` is 0 where
+/// `intersection_test` says they intersect (parry's answer too), and the contact is the
+/// overlap, within the small-on-large tolerance (`1e-4 × small + 5e-7 × scale`: 4.9e-3).
+#[test]
+fn a_needle_cone_through_a_small_one_is_not_reported_apart() {
+    let small = SharedShape::new(ps::Cone {
+        half_height: 0.098_733_52,
+        radius: 0.009_725_037,
+    });
+    let needle = SharedShape::new(ps::Cone {
+        half_height: 9_646.912,
+        radius: 0.003_215_637,
+    });
+    let turn = parry3d_031::math::Rotation::from_xyzw(
+        0.000_166_640_11,
+        0.577_516_9,
+        0.577_350_26,
+        0.577_183_6,
+    );
+    let pose = Pose::from_parts(Vector::new(0.002_983_093_3, 0.005_772_582_7, 0.0), turn);
+    let dispatcher = Dispatcher::default();
+    let hit = dispatcher
+        .intersection_test(&pose, &*small.0, &*needle.0)
+        .expect("answered");
+    let d = dispatcher
+        .distance(&pose, &*small.0, &*needle.0)
+        .expect("answered");
+    assert!(hit.intersecting && d.distance == 0.0, "{hit:?}, {d:?}");
+    let c = dispatcher
+        .contact(&pose, &*small.0, &*needle.0, 1.0)
+        .expect("answered")
+        .expect("within the prediction");
+    assert!((c.dist + 4.036e-3).abs() <= 4.9e-3, "{c:?}");
+}
