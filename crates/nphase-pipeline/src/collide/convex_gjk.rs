@@ -593,8 +593,7 @@ fn snap_to_face_normal<T: Real>(
     }
     if let Some(s) = side {
         let g = Float::max(gap(&s.normal), s.gap - radii);
-        let size = input.large_scale() + input.pos12.translation.vector.norm();
-        let promise = T::TOLERANCES.promise(input.small_scale(), input.large_scale(), size);
+        let promise = pair_promise(input);
         if beside(&s.normal)
             || estimate_above_side
             || g > *own.get_or_insert_with(|| gap(&n)) + promise
@@ -829,12 +828,21 @@ fn witnesses_on_crossed_edges<T: Real>(
     let off = |p: &Point<T>, [a, b]: [Point<T>; 2]| segment_distance2(&a, &b, p);
     let core1 = contact.point1 - n * input.radius1;
     let core2 = contact.point2 + n * input.radius2;
-    let size = input.large_scale() + input.pos12.translation.vector.norm();
-    let promise = T::TOLERANCES.promise(input.small_scale(), input.large_scale(), size);
+    let promise = pair_promise(input);
     // NaN keeps the pair.
     if Float::max(off(&core1, e1), off(&core2, e2)) > promise * promise {
         (contact.point1, contact.point2) = edge_pair_witnesses(input, (e1, e2), &n, contact.dist);
     }
+}
+
+/// docs/accuracy.md's promise for the pair in A's frame ([`Tolerances::promise`]): relative to
+/// its smaller and larger shapes, in coordinates up to the larger shape's size beyond B's
+/// offset — what two certified answers of the pair may differ by and both be right.
+///
+/// [`Tolerances::promise`]: nphase_math::Tolerances::promise
+pub(super) fn pair_promise<T: Real>(input: &CoreInput<'_, T>) -> T {
+    let size = input.large_scale() + input.pos12.translation.vector.norm();
+    T::TOLERANCES.promise(input.small_scale(), input.large_scale(), size)
 }
 
 /// The support gap of the pair along `c` (A's frame, from A toward B; radii included): how far
@@ -987,8 +995,7 @@ fn tangential_moves<T: Real>(
             &rotation.inverse_transform_vector(&-n),
             feature,
         )
-        .map(|[a, b]| [a, b].map(|p| rotation * p.coords))
-        .map(|[a, b]| [Point::from(a), Point::from(b)])
+        .map(|ends| ends.map(|p| rotation * p))
     };
     let across = edge
         .and_then(|[a, b]| nphase_math::normalize_robust(&(b - a)))
@@ -1035,8 +1042,7 @@ fn overlap_from_other_side<T: Real>(
     feature: &mut SupportFeature<T>,
 ) -> Option<PairOutcome<T>> {
     let other = queried_from_other_side(input, epa, feature);
-    let size = input.large_scale() + input.pos12.translation.vector.norm();
-    let promise = T::TOLERANCES.promise(input.small_scale(), input.large_scale(), size);
+    let promise = pair_promise(input);
     let contact = other
         .contact
         .filter(|c| {

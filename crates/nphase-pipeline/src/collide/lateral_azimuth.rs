@@ -60,7 +60,7 @@ use nphase_shapes::{Core, FLAT_FEATURE_ANGLE, SupportMap};
 use num_traits::Float;
 
 use super::LocalContact;
-use super::convex_gjk::{CoreInput, support_gap};
+use super::convex_gjk::{CoreInput, pair_promise, support_gap};
 
 /// Bisection steps at most: from the bracket (at most 1 rad wide) to a few ε in f32.
 const MAX_STEPS: usize = 32;
@@ -136,8 +136,7 @@ pub(super) fn settle_separated<T: Real>(input: &CoreInput<'_, T>, contact: &mut 
     // Both support gaps carry the rounding of the large core's coordinates (`R ε`, 3e-5 at
     // R = 286 in f32); where they agree within docs/accuracy.md's promise both normals are
     // right, and the side's witnesses are the consistent ones.
-    let size = input.large_scale() + input.pos12.translation.vector.norm();
-    let slack = T::TOLERANCES.promise(input.small_scale(), input.large_scale(), size);
+    let slack = pair_promise(input);
     let radii = input.radius1 + input.radius2;
     let g = Float::max(support_gap(input, &side.normal), side.gap - radii);
     if !(g >= support_gap(input, &n) - slack) {
